@@ -1,0 +1,133 @@
+package io.github.retrytopology.model;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Every name this project derives, in one place: queues, policies and the generated Java types and
+ * members. The generator and the runtime ask here; nothing else composes a name.
+ *
+ * <p>For a service {@code cdn-purge}:
+ * <ul>
+ *   <li>{@code cdn-purge}: the queue the service consumes, bound to the exchange with its routing keys;
+ *   <li>{@code cdn-purge.retry.1}, {@code cdn-purge.retry.2}, ...: one wait queue per delay tier, numbered from
+ *       1, which dead-letter back to {@code cdn-purge} when their TTL expires;
+ *   <li>{@code cdn-purge.parking-lot}: where messages go when they will not be retried;
+ *   <li>each of these queues has a policy of the same name;
+ *   <li>{@code CdnPurgeHandler}: the generated handler interface; {@code RetryTopology.CdnPurge}: its names.
+ * </ul>
+ * Queue names are numbered by tier rather than named by delay, so that changing a delay changes a policy and
+ * never leaves an orphaned queue behind.
+ */
+public final class Names {
+
+    /** RabbitMQ's limit on queue and exchange names, in UTF-8 bytes. */
+    public static final int MAX_NAME_BYTES = 255;
+
+    /** The generated class that holds every name and policy as constants. */
+    public static final String TOPOLOGY_CLASS = "RetryTopology";
+
+    /** Handler names the generated handler interface cannot use as methods. */
+    public static final Set<String> RESERVED_HANDLER_NAMES = Set.of(
+            // Members of java.lang.Object, which an implementation would overload confusingly.
+            "clone", "equals", "finalize", "getClass", "hashCode", "notify", "notifyAll", "toString", "wait",
+            // The generated interface's own static method.
+            "routes");
+
+    private static final Pattern SERVICE_NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    private static final String TIER_INFIX = ".retry.";
+    private static final String PARKING_LOT_SUFFIX = ".parking-lot";
+
+    private Names() {
+    }
+
+    /** Returns whether a service name is lower-kebab-case: lower-case words of letters and digits, joined by hyphens. */
+    public static boolean isServiceName(String name) {
+        return SERVICE_NAME.matcher(name).matches();
+    }
+
+    /** The queue a service consumes. */
+    public static String queue(String service) {
+        return service;
+    }
+
+    /** The wait queue of a delay tier, numbered from 1. */
+    public static String tierQueue(String service, int tier) {
+        if (tier < 1) {
+            throw new IllegalArgumentException("tiers are numbered from 1, got " + tier);
+        }
+        return service + TIER_INFIX + tier;
+    }
+
+    /** The queue where a service's messages go when they will not be retried. */
+    public static String parkingLot(String service) {
+        return service + PARKING_LOT_SUFFIX;
+    }
+
+    /** The policy that configures a queue: it has the queue's name. */
+    public static String policy(String queue) {
+        return queue;
+    }
+
+    /** A policy pattern that matches exactly one queue name and no other. */
+    public static String exactPattern(String name) {
+        StringBuilder pattern = new StringBuilder("^");
+        name.codePoints().forEach(c -> {
+            if (c < 128 && !Character.isLetterOrDigit(c)) {
+                pattern.append('\\');
+            }
+            pattern.appendCodePoint(c);
+        });
+        return pattern.append('$').toString();
+    }
+
+    /** Returns whether a name fits RabbitMQ's limit for queue and exchange names. */
+    public static boolean fitsBroker(String name) {
+        return name.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_BYTES;
+    }
+
+    /** The Java type name of a service: {@code cdn-purge} is {@code CdnPurge}. */
+    public static String javaType(String service) {
+        StringBuilder type = new StringBuilder();
+        for (String word : service.split("-")) {
+            type.append(Character.toUpperCase(word.charAt(0))).append(word, 1, word.length());
+        }
+        return type.toString();
+    }
+
+    /** The generated handler interface of a service: {@code cdn-purge} is {@code CdnPurgeHandler}. */
+    public static String handlerInterface(String service) {
+        return javaType(service) + "Handler";
+    }
+
+    /** The constant that holds a service's model: {@code cdn-purge} is {@code CDN_PURGE}. */
+    public static String constant(String service) {
+        return service.replace('-', '_').toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * The handler method a routing key without wildcards gets when the spec names none: its words, split on
+     * anything that is not a letter or digit, in lower camel case. {@code photo.deleted} is
+     * {@code photoDeleted}. Empty if the key has no letter or digit at all.
+     */
+    public static Optional<String> handlerMethod(BindingKey key) {
+        StringBuilder method = new StringBuilder();
+        for (String word : key.value().split("[^\\p{L}\\p{Nd}]+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            int first = word.codePointAt(0);
+            int casedFirst = method.length() == 0 ? Character.toLowerCase(first) : Character.toUpperCase(first);
+            method.appendCodePoint(casedFirst).append(word, Character.charCount(first), word.length());
+        }
+        return method.length() == 0 ? Optional.empty() : Optional.of(method.toString());
+    }
+
+    /** The Java source form of a binary class name: nested classes are separated by dots, not dollars. */
+    public static String sourceName(String binaryName) {
+        return binaryName.replace('$', '.');
+    }
+}

@@ -1,0 +1,114 @@
+package io.github.retrytopology.model;
+
+import static java.util.Objects.requireNonNull;
+
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.RetryPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One consuming service: its queue, the routing keys bound to it, and how it retries.
+ *
+ * @param name the service's lower-kebab-case name, from which every name of its queues derives
+ * @param routes the routing keys it consumes, in the order the spec lists them, which is the order
+ *     deliveries are matched against them
+ * @param retryPolicy when and how it retries
+ * @param queueType the type of all of its queues
+ */
+public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, QueueType queueType) {
+
+    public Service {
+        requireNonNull(name, "name");
+        if (!Names.isServiceName(name)) {
+            throw new IllegalArgumentException("service name '" + name + "' is not lower-kebab-case");
+        }
+        routes = List.copyOf(routes);
+        if (routes.isEmpty()) {
+            throw new IllegalArgumentException("service '" + name + "' has no routing keys");
+        }
+        Set<BindingKey> keys = new HashSet<>();
+        Set<String> handlers = new HashSet<>();
+        for (Route route : routes) {
+            if (!keys.add(route.key()) || !handlers.add(route.handler())) {
+                throw new IllegalArgumentException("service '" + name + "' has two routes for "
+                        + route.key() + " or two handlers named " + route.handler());
+            }
+        }
+        requireNonNull(retryPolicy, "retryPolicy");
+        requireNonNull(queueType, "queueType");
+    }
+
+    /** The queue this service consumes. */
+    public String queue() {
+        return Names.queue(name);
+    }
+
+    /** The queue its messages go to when they will not be retried. */
+    public String parkingLot() {
+        return Names.parkingLot(name);
+    }
+
+    /** Its delay tiers, tier 1 first; empty if it never retries. */
+    public List<Tier> tiers() {
+        List<Duration> delays = retryPolicy.tiers();
+        List<Tier> tiers = new ArrayList<>(delays.size());
+        for (int number = 1; number <= delays.size(); number++) {
+            tiers.add(new Tier(number, delays.get(number - 1), Names.tierQueue(name, number)));
+        }
+        return List.copyOf(tiers);
+    }
+
+    /** Returns the tier with this number, as named by a {@link Decision.Retry}. */
+    public Tier tier(int number) {
+        List<Tier> tiers = tiers();
+        if (number < 1 || number > tiers.size()) {
+            throw new IllegalArgumentException("service '" + name + "' has tiers 1 to " + tiers.size() + ", not " + number);
+        }
+        return tiers.get(number - 1);
+    }
+
+    /**
+     * How many times the broker may hand one message to this service's consumers before it parks it on its
+     * own: each retry arrives as a new message, so this counts only deliveries that ended without an answer
+     * (a consumer that crashed or lost its connection). It is {@code maxAttempts - 1}, so that a message that
+     * crashes its consumer every time is delivered {@code maxAttempts} times in all, like one that fails.
+     */
+    public int deliveryLimit() {
+        return retryPolicy.maxAttempts() - 1;
+    }
+
+    /** Decides what happens after a failed delivery; see {@link RetryPolicy#decide}. */
+    public Decision decide(int failedAttempt, Throwable failure) {
+        return retryPolicy.decide(failedAttempt, failure);
+    }
+
+    /** Returns the first route, in the spec's order, whose key matches this routing key. */
+    public Optional<Route> routeFor(String routingKey) {
+        return routes.stream().filter(route -> route.key().matches(routingKey)).findFirst();
+    }
+
+    /** The route with exactly this binding key. */
+    public Optional<Route> route(String bindingKey) {
+        return routes.stream().filter(route -> route.key().value().equals(bindingKey)).findFirst();
+    }
+
+    /** Its Java type name, such as {@code CdnPurge}. */
+    public String javaType() {
+        return Names.javaType(name);
+    }
+
+    /** Its generated handler interface, such as {@code CdnPurgeHandler}. */
+    public String handlerInterface() {
+        return Names.handlerInterface(name);
+    }
+
+    /** The constant that holds it in the generated topology class, such as {@code CDN_PURGE}. */
+    public String constant() {
+        return Names.constant(name);
+    }
+}

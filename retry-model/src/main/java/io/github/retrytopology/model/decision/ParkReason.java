@@ -1,0 +1,38 @@
+package io.github.retrytopology.model.decision;
+
+/** Why a message went to the parking lot instead of being retried. */
+public enum ParkReason {
+    /** The failure, one of its superclasses or one of its causes is listed in {@code nonRetryable}. */
+    NON_RETRYABLE("non-retryable"),
+    /** The message failed on its last allowed attempt. */
+    ATTEMPTS_EXHAUSTED("attempts-exhausted"),
+    /** The handler asked for the message to be parked. */
+    REJECTED("rejected"),
+    /** The body could not be decoded into the handler's payload type. */
+    UNDECODABLE("undecodable"),
+    /** No handler of the service matches the message's routing key. */
+    NO_HANDLER("no-handler"),
+    /** The broker dead-lettered the message after too many deliveries, each of which crashed its consumer. */
+    DELIVERY_LIMIT("delivery-limit");
+
+    private final String id;
+
+    ParkReason(String id) {
+        this.id = id;
+    }
+
+    /** Returns the stable identifier written into the parked message's headers. */
+    public String id() {
+        return id;
+    }
+
+    /** Returns the reason with this identifier. */
+    public static ParkReason fromId(String id) {
+        for (ParkReason reason : values()) {
+            if (reason.id.equals(id)) {
+                return reason;
+            }
+        }
+        throw new IllegalArgumentException("no park reason '" + id + "'");
+    }
+}

@@ -1,0 +1,91 @@
+package io.github.retrytopology.model.read;
+
+/**
+ * The rules a spec can break. Each has a stable {@link #id()} that tools and tests may rely on; the
+ * README lists them all.
+ */
+public enum ProblemCode {
+    /** The file is not valid UTF-8. */
+    NOT_UTF8("not-utf8"),
+    /** The file is larger than a spec can reasonably be. */
+    FILE_TOO_LARGE("file-too-large"),
+    /** The file holds no YAML document. */
+    EMPTY_FILE("empty-file"),
+    /** The file is not well-formed YAML, or exceeds the reader's limits. */
+    YAML_SYNTAX("yaml-syntax"),
+    /** The file holds more than one YAML document. */
+    MULTIPLE_DOCUMENTS("multiple-documents"),
+    /** A value carries a YAML tag that could construct an arbitrary type. */
+    EXPLICIT_TAG("explicit-tag"),
+    /** A mapping names the same key twice. */
+    DUPLICATE_KEY("duplicate-key"),
+    /** Two services share a name. */
+    DUPLICATE_SERVICE("duplicate-service"),
+    /** A key that this place does not know. */
+    UNKNOWN_KEY("unknown-key"),
+    /** A required key is absent. */
+    MISSING_KEY("missing-key"),
+    /** A value has the wrong shape: a list where a mapping belongs, a word where a number belongs. */
+    WRONG_TYPE("wrong-type"),
+    /** A value that is not one of the values this key takes. */
+    UNKNOWN_VALUE("unknown-value"),
+    /** The spec's {@code version} is not one this reader understands. */
+    UNSUPPORTED_VERSION("unsupported-version"),
+    /** A duration that is not a whole number with a unit, or not positive. */
+    BAD_DURATION("bad-duration"),
+    /** A delay above RabbitMQ's TTL limit of 2^32-1 milliseconds. */
+    DELAY_TOO_LONG("delay-too-long"),
+    /** {@code maxAttempts} below 1 or too large. */
+    BAD_MAX_ATTEMPTS("bad-max-attempts"),
+    /** A backoff whose multiplier or bounds make no sense. */
+    BAD_BACKOFF("bad-backoff"),
+    /** One mapping sets both {@code delays} and {@code backoff}. */
+    DELAYS_AND_BACKOFF("delays-and-backoff"),
+    /** A service that retries but has no delays to wait between retries. */
+    MISSING_DELAYS("missing-delays"),
+    /** A service whose delays expand to more wait queues than is sane. */
+    TOO_MANY_TIERS("too-many-tiers"),
+    /** The Java package is not a valid package name. */
+    BAD_PACKAGE("bad-package"),
+    /** The exchange name is not one RabbitMQ lets us declare. */
+    BAD_EXCHANGE("bad-exchange"),
+    /** The virtual host name is not one RabbitMQ accepts. */
+    BAD_VHOST("bad-vhost"),
+    /** The spec declares no service. */
+    NO_SERVICES("no-services"),
+    /** A service name that is not lower-kebab-case. */
+    BAD_SERVICE_NAME("bad-service-name"),
+    /** A derived queue or exchange name longer than RabbitMQ's 255 bytes. */
+    NAME_TOO_LONG("name-too-long"),
+    /** Two services whose derived names are the same. */
+    NAME_COLLISION("name-collision"),
+    /** A service with no routing keys. */
+    NO_ROUTING_KEYS("no-routing-keys"),
+    /** A routing key that RabbitMQ would not accept as a topic binding, or would not treat as meant. */
+    BAD_ROUTING_KEY("bad-routing-key"),
+    /** A service lists the same routing key twice. */
+    DUPLICATE_ROUTING_KEY("duplicate-routing-key"),
+    /** A routing key that an earlier key of the same service already matches entirely. */
+    SHADOWED_ROUTING_KEY("shadowed-routing-key"),
+    /** A routing key with wildcards and no {@code handler} name. */
+    HANDLER_REQUIRED("handler-required"),
+    /** A handler name that is not a Java identifier. */
+    BAD_HANDLER("bad-handler"),
+    /** A handler name that is a Java keyword or a name the generated code already uses. */
+    RESERVED_HANDLER("reserved-handler"),
+    /** Two routing keys of one service with the same handler name. */
+    DUPLICATE_HANDLER("duplicate-handler"),
+    /** A class name that is not a valid Java binary name. */
+    BAD_CLASS_NAME("bad-class-name");
+
+    private final String id;
+
+    ProblemCode(String id) {
+        this.id = id;
+    }
+
+    /** Returns the stable, lower-kebab-case identifier, such as {@code unknown-key}. */
+    public String id() {
+        return id;
+    }
+}

@@ -1,0 +1,526 @@
+package io.github.retrytopology.model.read;
+
+import io.github.retrytopology.model.read.SpecDraft.BackoffDraft;
+import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
+import io.github.retrytopology.model.read.SpecDraft.RouteDraft;
+import io.github.retrytopology.model.read.SpecDraft.ServiceDraft;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.ReaderException;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
+
+/**
+ * Reads the YAML of a spec into a {@link SpecDraft}, checking its shape: that it is UTF-8 and well-formed
+ * YAML, that every mapping has only known keys and each key once, that required keys are there, and that
+ * each value is a word, a list or a mapping where one belongs. What the values mean is the validator's
+ * business.
+ *
+ * <p>The YAML is composed into nodes and never constructed into objects, so no tag can instantiate a class;
+ * explicit tags are refused all the same. The file's size, its nesting and its aliases to collections are
+ * bounded, so that a hostile file costs little to refuse.
+ */
+public final class SpecReader {
+
+    /** The largest spec file read, in bytes. */
+    public static final int MAX_BYTES = 1024 * 1024;
+
+    /** The most aliases to lists or mappings a spec may use: enough for sharing, too few for a billion laughs. */
+    public static final int MAX_ALIASES = 50;
+
+    /** The deepest nesting of lists and mappings a spec may use; a valid spec needs five. */
+    public static final int MAX_NESTING = 20;
+
+    private static final Set<Tag> PLAIN_TAGS = Set.of(
+            Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.TIMESTAMP, Tag.SEQ, Tag.MAP, Tag.MERGE);
+
+    private static final List<String> ROOT_KEYS =
+            List.of("version", "package", "vhost", "exchange", "queueSettings", "defaults", "services");
+    private static final List<String> POLICY_KEYS =
+            List.of("maxAttempts", "delays", "backoff", "queueType", "nonRetryable");
+    private static final List<String> SERVICE_KEYS = concat(List.of("routingKeys"), POLICY_KEYS);
+    private static final List<String> ROUTE_KEYS = List.of("key", "handler", "payload");
+    private static final List<String> BACKOFF_KEYS = List.of("initial", "multiplier", "max");
+
+    private final String file;
+    private final Problems problems;
+
+    private SpecReader(String file, Problems problems) {
+        this.file = file;
+        this.problems = problems;
+    }
+
+    /**
+     * Reads a spec's bytes, reporting every problem of shape.
+     *
+     * @return the draft, or nothing if the file is not a YAML mapping at all
+     */
+    public static Optional<SpecDraft> read(byte[] content, String file, Problems problems) {
+        return new SpecReader(file, problems).read(content);
+    }
+
+    private Optional<SpecDraft> read(byte[] content) {
+        if (content.length > MAX_BYTES) {
+            problems.report(start(), "", ProblemCode.FILE_TOO_LARGE, "the file is " + content.length
+                    + " bytes; a spec may be at most " + MAX_BYTES + " bytes");
+            return Optional.empty();
+        }
+        return decode(content).flatMap(this::compose).flatMap(this::readRoot);
+    }
+
+    private Optional<String> decode(byte[] content) {
+        int offset = 0;
+        if (startsWith(content, 0xEF, 0xBB, 0xBF)) {
+            offset = 3;
+        } else if (startsWith(content, 0xFE, 0xFF) || startsWith(content, 0xFF, 0xFE)) {
+            problems.report(start(), "", ProblemCode.NOT_UTF8,
+                    "the file starts with a UTF-16 byte order mark; save it as UTF-8");
+            return Optional.empty();
+        }
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(content, offset, content.length - offset);
+        CharBuffer out = CharBuffer.allocate(content.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        String text = out.flip().toString();
+        if (result.isError()) {
+            int bad = content[in.position()] & 0xFF;
+            problems.report(positionAt(text, text.length()), "", ProblemCode.NOT_UTF8,
+                    String.format("byte 0x%02X is not valid UTF-8; save the file as UTF-8", bad));
+            return Optional.empty();
+        }
+        return Optional.of(text);
+    }
+
+    private Optional<Node> compose(String text) {
+        LoaderOptions options = new LoaderOptions();
+        options.setMaxAliasesForCollections(MAX_ALIASES);
+        options.setAllowRecursiveKeys(false);
+        options.setNestingDepthLimit(MAX_NESTING);
+        options.setCodePointLimit(MAX_BYTES);
+        // Nothing is ever constructed from the nodes, so any tag is harmless to compose; each is then refused
+        // with its position by refuseTags rather than as a syntax error.
+        options.setTagInspector(tag -> true);
+        try {
+            Composer composer = new Composer(new ParserImpl(new StreamReader(text), options), new Resolver(), options);
+            if (!composer.checkNode()) {
+                reportEmpty();
+                return Optional.empty();
+            }
+            Node root = composer.getNode();
+            if (composer.checkNode()) {
+                Node second = composer.getNode();
+                problems.report(at(second), "", ProblemCode.MULTIPLE_DOCUMENTS,
+                        "a second YAML document starts here; a spec is one document");
+            }
+            refuseTags(root, Collections.newSetFromMap(new IdentityHashMap<>()));
+            return Optional.of(root);
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
+            Mark contextMark = e.getContextMark();
+            boolean elsewhere = contextMark != null && mark != null && contextMark.getIndex() != mark.getIndex();
+            String context = e.getContext() == null ? "" : " (" + e.getContext() + (elsewhere ? " that starts at line "
+                    + (contextMark.getLine() + 1) + ", column " + (contextMark.getColumn() + 1) : "") + ")";
+            problems.report(at(mark), "", ProblemCode.YAML_SYNTAX, "this is not valid YAML: " + problem + context);
+        } catch (ReaderException e) {
+            problems.report(positionAt(text, text.offsetByCodePoints(0, Math.min(e.getPosition(),
+                    text.codePointCount(0, text.length())))), "", ProblemCode.YAML_SYNTAX,
+                    String.format("character U+%04X is not allowed in YAML", e.getCodePoint()));
+        } catch (YAMLException e) {
+            problems.report(start(), "", ProblemCode.YAML_SYNTAX, "the file is refused: " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private void refuseTags(Node node, Set<Node> seen) {
+        if (!seen.add(node)) {
+            return;
+        }
+        if (!PLAIN_TAGS.contains(node.getTag())) {
+            String value = node.getTag().getValue();
+            String tag = value.startsWith(Tag.PREFIX) ? "!!" + value.substring(Tag.PREFIX.length()) : value;
+            problems.report(at(node), "", ProblemCode.EXPLICIT_TAG, "the tag '" + tag
+                    + "' is not allowed; a spec holds only plain words, lists and mappings");
+        }
+        if (node instanceof SequenceNode sequence) {
+            sequence.getValue().forEach(item -> refuseTags(item, seen));
+        } else if (node instanceof MappingNode mapping) {
+            for (NodeTuple entry : mapping.getValue()) {
+                refuseTags(entry.getKeyNode(), seen);
+                refuseTags(entry.getValueNode(), seen);
+            }
+        }
+    }
+
+    private Optional<SpecDraft> readRoot(Node root) {
+        if (isNull(root)) {
+            reportEmpty();
+            return Optional.empty();
+        }
+        if (!(root instanceof MappingNode mapping)) {
+            problems.report(at(root), "", ProblemCode.WRONG_TYPE, "the document is " + describe(root)
+                    + "; expected a mapping with version, package, exchange and services");
+            return Optional.empty();
+        }
+        Fields fields = new Fields(mapping, "", ROOT_KEYS, "a top-level key");
+        Located<String> version = fields.requiredScalar("version", "the spec's version, 1");
+        Located<String> javaPackage = fields.requiredScalar("package", "a Java package name such as com.acme.retry");
+        Located<String> vhost = fields.scalar("vhost", "a virtual host name such as /");
+        Located<String> exchange = fields.requiredScalar("exchange", "the name of the topic exchange publishers use");
+        Located<String> queueSettings = fields.scalar("queueSettings", "'policies' or 'arguments'");
+        PolicyDraft defaults = fields.node("defaults")
+                .map(node -> readPolicy(node, "defaults", POLICY_KEYS, "a defaults key"))
+                .orElseGet(() -> emptyPolicy(at(mapping)));
+        Located<List<ServiceDraft>> services = fields.required("services", "a mapping of service names to services")
+                .map(this::readServices)
+                .orElse(null);
+        return Optional.of(new SpecDraft(at(mapping), version, javaPackage, vhost, exchange, queueSettings,
+                defaults, services));
+    }
+
+    private Located<List<ServiceDraft>> readServices(Located<Node> services) {
+        List<ServiceDraft> drafts = new ArrayList<>();
+        Node node = services.value();
+        if (isNull(node)) {
+            return located(drafts, services);
+        }
+        if (!(node instanceof MappingNode mapping)) {
+            wrongType(services, "a mapping of service names to services");
+            return null;
+        }
+        Fields fields = new Fields(mapping, services.path(), null, "a service");
+        fields.each((name, value) -> {
+            Located<String> located = new Located<>(name.value(), name.position(), value.path());
+            PolicyDraft policy;
+            Located<List<RouteDraft>> routes = null;
+            if (isNull(value.value())) {
+                problems.report(located, ProblemCode.MISSING_KEY,
+                        "service '" + name.value() + "' has no settings; it needs at least 'routingKeys'");
+                policy = emptyPolicy(name.position());
+            } else if (value.value() instanceof MappingNode serviceNode) {
+                Fields serviceFields = new Fields(serviceNode, value.path(), SERVICE_KEYS, "a service key");
+                routes = serviceFields.required("routingKeys", "a list of routing keys")
+                        .map(this::readRoutes)
+                        .orElse(null);
+                policy = readPolicy(serviceFields);
+            } else {
+                wrongType(value, "a mapping with the service's routingKeys and retry settings");
+                return;
+            }
+            drafts.add(new ServiceDraft(located, routes, policy));
+        });
+        return located(drafts, services);
+    }
+
+    private Located<List<RouteDraft>> readRoutes(Located<Node> routingKeys) {
+        if (!(routingKeys.value() instanceof SequenceNode sequence)) {
+            if (isNull(routingKeys.value())) {
+                return located(List.of(), routingKeys);
+            }
+            wrongType(routingKeys, "a list of routing keys, such as [photo.deleted]");
+            return null;
+        }
+        List<RouteDraft> routes = new ArrayList<>();
+        List<Node> items = sequence.getValue();
+        for (int index = 0; index < items.size(); index++) {
+            Located<Node> item = new Located<>(items.get(index), at(items.get(index)), routingKeys.path() + "[" + index + "]");
+            if (item.value() instanceof MappingNode mapping) {
+                Fields fields = new Fields(mapping, item.path(), ROUTE_KEYS, "a routing key's key");
+                Located<String> key = fields.requiredScalar("key", "a routing key");
+                Located<String> handler = fields.scalar("handler", "a handler method name");
+                Located<String> payload = fields.scalar("payload", "a Java class name");
+                if (key != null) {
+                    routes.add(new RouteDraft(key, handler, payload));
+                }
+            } else {
+                scalar(item, "a routing key, or a mapping with key, handler and payload")
+                        .ifPresent(key -> routes.add(new RouteDraft(key, null, null)));
+            }
+        }
+        return located(routes, routingKeys);
+    }
+
+    private PolicyDraft readPolicy(Located<Node> node, String kind, List<String> keys, String keyKind) {
+        if (isNull(node.value())) {
+            return emptyPolicy(node.position());
+        }
+        if (!(node.value() instanceof MappingNode mapping)) {
+            wrongType(node, "a mapping of " + kind + " such as maxAttempts and delays");
+            return emptyPolicy(node.position());
+        }
+        return readPolicy(new Fields(mapping, node.path(), keys, keyKind));
+    }
+
+    private PolicyDraft readPolicy(Fields fields) {
+        return new PolicyDraft(
+                fields.position(),
+                fields.scalar("maxAttempts", "a whole number of attempts, such as 4"),
+                fields.scalarList("delays", "a list of durations, such as [10s, 1m, 10m]"),
+                fields.node("backoff").map(this::readBackoff).orElse(null),
+                fields.scalar("queueType", "'quorum' or 'classic'"),
+                fields.scalarList("nonRetryable", "a list of exception class names"));
+    }
+
+    private Located<BackoffDraft> readBackoff(Located<Node> backoff) {
+        if (!(backoff.value() instanceof MappingNode mapping)) {
+            wrongType(backoff, "a mapping such as {initial: 10s, multiplier: 3, max: 30m}");
+            return null;
+        }
+        Fields fields = new Fields(mapping, backoff.path(), BACKOFF_KEYS, "a backoff key");
+        return located(new BackoffDraft(
+                fields.requiredScalar("initial", "the first delay, such as 10s"),
+                fields.requiredScalar("multiplier", "how much each delay grows, such as 2"),
+                fields.scalar("max", "the longest delay, such as 30m")), backoff);
+    }
+
+    private Optional<Located<String>> scalar(Located<Node> node, String expected) {
+        if (isNull(node.value())) {
+            problems.report(node, ProblemCode.WRONG_TYPE, "there is no value; expected " + expected);
+            return Optional.empty();
+        }
+        if (!(node.value() instanceof ScalarNode scalar)) {
+            wrongType(node, expected);
+            return Optional.empty();
+        }
+        return Optional.of(located(scalar.getValue(), node));
+    }
+
+    private Located<List<Located<String>>> scalarList(Located<Node> node, String expected) {
+        if (!(node.value() instanceof SequenceNode sequence)) {
+            wrongType(node, expected);
+            return null;
+        }
+        List<Located<String>> values = new ArrayList<>();
+        List<Node> items = sequence.getValue();
+        for (int index = 0; index < items.size(); index++) {
+            Node item = items.get(index);
+            scalar(new Located<>(item, at(item), node.path() + "[" + index + "]"), "one word of " + expected)
+                    .ifPresent(values::add);
+        }
+        return located(values, node);
+    }
+
+    private void wrongType(Located<Node> node, String expected) {
+        problems.report(node, ProblemCode.WRONG_TYPE, "this is " + describe(node.value()) + "; expected " + expected);
+    }
+
+    private void reportEmpty() {
+        problems.report(start(), "", ProblemCode.EMPTY_FILE,
+                "the file holds no YAML document; a spec starts with 'version: 1'");
+    }
+
+    private static String describe(Node node) {
+        if (node instanceof MappingNode) {
+            return "a mapping";
+        }
+        if (node instanceof SequenceNode) {
+            return "a list";
+        }
+        return isNull(node) ? "empty" : "the word '" + ((ScalarNode) node).getValue() + "'";
+    }
+
+    private static boolean isNull(Node node) {
+        return node instanceof ScalarNode && node.getTag().equals(Tag.NULL);
+    }
+
+    private static PolicyDraft emptyPolicy(Position at) {
+        return new PolicyDraft(at, null, null, null, null, null);
+    }
+
+    private static <T> Located<T> located(T value, Located<?> where) {
+        return new Located<>(value, where.position(), where.path());
+    }
+
+    private Position start() {
+        return new Position(file, 1, 1);
+    }
+
+    private Position at(Node node) {
+        return at(node.getStartMark());
+    }
+
+    private Position at(Mark mark) {
+        return mark == null ? start() : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
+    }
+
+    private Position positionAt(String text, int index) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < index; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new Position(file, line, text.codePointCount(lineStart, index) + 1);
+    }
+
+    private static boolean startsWith(byte[] content, int... prefix) {
+        if (content.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if ((content[i] & 0xFF) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return List.copyOf(all);
+    }
+
+    private static String child(String path, String key) {
+        boolean plain = !key.isEmpty() && key.codePoints().allMatch(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_');
+        if (!plain) {
+            return path + "['" + key + "']";
+        }
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    /** Where a key that is unknown in one place does belong, for hints. */
+    private static String elsewhere(String key, String keyKind) {
+        if (ROOT_KEYS.contains(key) && !keyKind.equals("a top-level key")) {
+            return "; '" + key + "' is a top-level key";
+        }
+        if (key.equals("routingKeys") && !keyKind.equals("a service key")) {
+            return "; 'routingKeys' belongs to a service";
+        }
+        if (POLICY_KEYS.contains(key) && keyKind.equals("a top-level key")) {
+            return "; '" + key + "' belongs under 'defaults' or a service";
+        }
+        if (ROUTE_KEYS.contains(key) && !keyKind.equals("a routing key's key")) {
+            return "; '" + key + "' belongs to an entry of routingKeys";
+        }
+        if (BACKOFF_KEYS.contains(key) && !keyKind.equals("a backoff key")) {
+            return "; '" + key + "' belongs under 'backoff'";
+        }
+        return "";
+    }
+
+    /**
+     * The entries of one mapping, checked once: keys are words, each appears once, and each is known (when
+     * the keys are fixed). Values are looked up by key.
+     */
+    private final class Fields {
+        private final MappingNode mapping;
+        private final String path;
+        private final Map<String, Located<Node>> values = new LinkedHashMap<>();
+        private final Map<String, Position> keyPositions = new LinkedHashMap<>();
+
+        /**
+         * @param known the keys this mapping takes, or null if any word is a key (as service names are)
+         * @param keyKind what a key here is, for messages, such as "a service key"
+         */
+        Fields(MappingNode mapping, String path, List<String> known, String keyKind) {
+            this.mapping = mapping;
+            this.path = path;
+            for (NodeTuple entry : mapping.getValue()) {
+                Node keyNode = entry.getKeyNode();
+                if (!(keyNode instanceof ScalarNode scalarKey)) {
+                    problems.report(at(keyNode), path, ProblemCode.WRONG_TYPE,
+                            "a key here is " + describe(keyNode) + "; keys are plain words");
+                    continue;
+                }
+                String key = scalarKey.getValue();
+                Position keyPosition = at(keyNode);
+                String childPath = child(path, key);
+                if (keyPositions.containsKey(key)) {
+                    Position first = keyPositions.get(key);
+                    if (known == null) {
+                        problems.report(keyPosition, childPath, ProblemCode.DUPLICATE_SERVICE, "service '" + key
+                                + "' is declared twice; the first is at line " + first.line());
+                    } else {
+                        problems.report(keyPosition, childPath, ProblemCode.DUPLICATE_KEY, "'" + key
+                                + "' is set twice in this mapping; the first is at line " + first.line());
+                    }
+                    continue;
+                }
+                if (known != null && !known.contains(key)) {
+                    String hint = keyNode.getTag().equals(Tag.MERGE)
+                            ? "; merge keys are not supported, use 'defaults' to share settings"
+                            : Suggestions.didYouMean(key, known) + elsewhere(key, keyKind);
+                    if (hint.isEmpty()) {
+                        hint = "; expected one of " + String.join(", ", known);
+                    }
+                    problems.report(keyPosition, childPath, ProblemCode.UNKNOWN_KEY,
+                            "'" + key + "' is not " + keyKind + hint);
+                    continue;
+                }
+                keyPositions.put(key, keyPosition);
+                values.put(key, new Located<>(entry.getValueNode(), at(entry.getValueNode()), childPath));
+            }
+        }
+
+        Position position() {
+            return at(mapping);
+        }
+
+        Optional<Located<Node>> node(String key) {
+            return Optional.ofNullable(values.get(key));
+        }
+
+        Optional<Located<Node>> required(String key, String expected) {
+            Optional<Located<Node>> value = node(key);
+            if (value.isEmpty()) {
+                problems.report(at(mapping), path, ProblemCode.MISSING_KEY,
+                        "'" + key + "' is missing; expected " + expected);
+            }
+            return value;
+        }
+
+        Located<String> scalar(String key, String expected) {
+            return node(key).flatMap(value -> SpecReader.this.scalar(value, expected)).orElse(null);
+        }
+
+        Located<String> requiredScalar(String key, String expected) {
+            return required(key, expected).flatMap(value -> SpecReader.this.scalar(value, expected)).orElse(null);
+        }
+
+        Located<List<Located<String>>> scalarList(String key, String expected) {
+            return node(key).map(value -> SpecReader.this.scalarList(value, expected)).orElse(null);
+        }
+
+        /** Calls {@code action} with each key (located at the key) and its value (located at the value). */
+        void each(EntryAction action) {
+            values.forEach((key, value) -> action.accept(new Located<>(key, keyPositions.get(key), value.path()), value));
+        }
+    }
+
+    @FunctionalInterface
+    private interface EntryAction {
+        void accept(Located<String> key, Located<Node> value);
+    }
+}

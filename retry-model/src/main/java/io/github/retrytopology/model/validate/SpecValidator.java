@@ -1,0 +1,544 @@
+package io.github.retrytopology.model.validate;
+
+import io.github.retrytopology.model.BindingKey;
+import io.github.retrytopology.model.Durations;
+import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.QueueSettings;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.RetryPolicy;
+import io.github.retrytopology.model.read.Located;
+import io.github.retrytopology.model.read.ProblemCode;
+import io.github.retrytopology.model.read.Problems;
+import io.github.retrytopology.model.read.SpecDraft;
+import io.github.retrytopology.model.read.SpecDraft.BackoffDraft;
+import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
+import io.github.retrytopology.model.read.SpecDraft.RouteDraft;
+import io.github.retrytopology.model.read.SpecDraft.ServiceDraft;
+import io.github.retrytopology.model.read.Suggestions;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import javax.lang.model.SourceVersion;
+
+/**
+ * Checks what a spec's values mean, across the whole spec, and builds the model from a spec without
+ * problems. Every rule that spans several values lives here: inheritance from {@code defaults}, names that
+ * collide once derived, handler names, routing keys that shadow each other, and the broker's limits.
+ */
+public final class SpecValidator {
+
+    /** The version of the spec language this validator reads. */
+    public static final int VERSION = 1;
+
+    private static final String DEFAULT_VHOST = "/";
+    private static final Set<String> RESTRICTED_TYPE_NAMES = Set.of("var", "yield", "record", "sealed", "permits");
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?\\d+");
+    private static final Pattern DECIMAL = Pattern.compile("\\d+(\\.\\d+)?");
+
+    private final Problems problems;
+
+    private SpecValidator(Problems problems) {
+        this.problems = problems;
+    }
+
+    /**
+     * Validates a draft, reporting every problem.
+     *
+     * @return the model, or nothing if this or an earlier step reported a problem
+     */
+    public static Optional<RetrySpec> validate(SpecDraft draft, Problems problems) {
+        return new SpecValidator(problems).validate(draft);
+    }
+
+    private Optional<RetrySpec> validate(SpecDraft draft) {
+        checkVersion(draft.version());
+        String javaPackage = javaPackage(draft.javaPackage());
+        String vhost = draft.vhost() == null ? DEFAULT_VHOST : vhost(draft.vhost());
+        String exchange = exchange(draft.exchange());
+        QueueSettings queueSettings = choice(draft.queueSettings(), QueueSettings.values(), QueueSettings::id,
+                QueueSettings.POLICIES);
+        Settings defaults = settings(draft.defaults());
+        List<Service> services = services(draft.services(), defaults);
+        if (!problems.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RetrySpec(javaPackage, vhost, exchange, queueSettings, services));
+    }
+
+    private void checkVersion(Located<String> version) {
+        if (version != null && !version.value().equals(String.valueOf(VERSION))) {
+            problems.report(version, ProblemCode.UNSUPPORTED_VERSION, "version '" + version.value()
+                    + "' is not supported; this is version " + VERSION + " of the spec language");
+        }
+    }
+
+    private String javaPackage(Located<String> javaPackage) {
+        if (javaPackage == null) {
+            return null;
+        }
+        String name = javaPackage.value();
+        String reason = null;
+        for (String part : name.split("\\.", -1)) {
+            if (part.isEmpty()) {
+                reason = "it has an empty part";
+            } else if (SourceVersion.isKeyword(part)) {
+                reason = "'" + part + "' is a Java keyword";
+            } else if (!SourceVersion.isIdentifier(part)) {
+                reason = "'" + part + "' is not a Java identifier";
+            }
+            if (reason != null) {
+                break;
+            }
+        }
+        if (reason == null && (name.equals("java") || name.startsWith("java."))) {
+            reason = "packages under 'java' belong to the JDK";
+        }
+        if (reason != null) {
+            problems.report(javaPackage, ProblemCode.BAD_PACKAGE, "'" + name + "' is not a Java package name: "
+                    + reason + "; expected lower-case words joined by dots, such as com.acme.retry");
+        }
+        return name;
+    }
+
+    private String vhost(Located<String> vhost) {
+        String name = vhost.value();
+        if (name.isEmpty() || hasControlCharacters(name) || !Names.fitsBroker(name)) {
+            problems.report(vhost, ProblemCode.BAD_VHOST, "'" + name + "' is not a virtual host name; expected "
+                    + "at most " + Names.MAX_NAME_BYTES + " bytes without control characters, such as /");
+        }
+        return name;
+    }
+
+    private String exchange(Located<String> exchange) {
+        if (exchange == null) {
+            return null;
+        }
+        String name = exchange.value();
+        if (name.isEmpty()) {
+            problems.report(exchange, ProblemCode.BAD_EXCHANGE,
+                    "the exchange has no name; the default exchange cannot be bound to");
+        } else if (name.startsWith("amq.")) {
+            problems.report(exchange, ProblemCode.BAD_EXCHANGE, "'" + name + "' starts with 'amq.', which RabbitMQ "
+                    + "reserves for its own exchanges; name an exchange of your own");
+        } else if (hasControlCharacters(name)) {
+            problems.report(exchange, ProblemCode.BAD_EXCHANGE, "'" + name + "' contains a control character");
+        } else if (!Names.fitsBroker(name)) {
+            problems.report(exchange, ProblemCode.NAME_TOO_LONG, "'" + name + "' is " + bytes(name)
+                    + " bytes long; RabbitMQ allows at most " + Names.MAX_NAME_BYTES);
+        }
+        return name;
+    }
+
+    /** The retry settings of one mapping, each absent (null) or checked. */
+    private record Settings(
+            Setting<Integer> maxAttempts,
+            Setting<Backoff> backoff,
+            Setting<QueueType> queueType,
+            Setting<List<String>> nonRetryable) {
+    }
+
+    /**
+     * One setting that a mapping sets: its value if valid, null if a problem has been reported about it.
+     * Either way it overrides the default.
+     */
+    private record Setting<T>(T value, Located<?> source) {
+        boolean valid() {
+            return value != null;
+        }
+    }
+
+    private Settings settings(PolicyDraft draft) {
+        Setting<Backoff> backoff = null;
+        if (draft.delays() != null && draft.backoff() != null) {
+            problems.report(draft.backoff(), ProblemCode.DELAYS_AND_BACKOFF,
+                    "'backoff' and 'delays' are both set here; keep one of them");
+            backoff = new Setting<>(null, draft.backoff());
+        } else if (draft.delays() != null) {
+            backoff = new Setting<>(delays(draft.delays()), draft.delays());
+        } else if (draft.backoff() != null) {
+            backoff = new Setting<>(exponential(draft.backoff()), draft.backoff());
+        }
+        return new Settings(
+                draft.maxAttempts() == null ? null : new Setting<>(maxAttempts(draft.maxAttempts()), draft.maxAttempts()),
+                backoff,
+                draft.queueType() == null ? null : new Setting<>(
+                        choice(draft.queueType(), QueueType.values(), QueueType::id, null), draft.queueType()),
+                draft.nonRetryable() == null ? null : new Setting<>(nonRetryable(draft.nonRetryable()), draft.nonRetryable()));
+    }
+
+    private Integer maxAttempts(Located<String> maxAttempts) {
+        String text = maxAttempts.value();
+        if (!WHOLE_NUMBER.matcher(text).matches()) {
+            problems.report(maxAttempts, ProblemCode.WRONG_TYPE,
+                    "'" + text + "' is not a whole number; expected a number of attempts, such as 4");
+            return null;
+        }
+        long attempts;
+        try {
+            attempts = Long.parseLong(text);
+        } catch (NumberFormatException tooLong) {
+            attempts = Long.MAX_VALUE;
+        }
+        if (attempts < 1) {
+            problems.report(maxAttempts, ProblemCode.BAD_MAX_ATTEMPTS, "maxAttempts is " + text
+                    + "; it counts every delivery, the first included, so it is at least 1 (1 means never retry)");
+            return null;
+        }
+        if (attempts > Integer.MAX_VALUE) {
+            problems.report(maxAttempts, ProblemCode.BAD_MAX_ATTEMPTS,
+                    "maxAttempts is " + text + "; it can be at most " + Integer.MAX_VALUE);
+            return null;
+        }
+        return (int) attempts;
+    }
+
+    private Backoff delays(Located<List<Located<String>>> delays) {
+        if (delays.value().isEmpty()) {
+            problems.report(delays, ProblemCode.MISSING_DELAYS, "'delays' is empty; list at least one, such as [10s]");
+            return null;
+        }
+        List<Duration> parsed = new ArrayList<>();
+        for (Located<String> delay : delays.value()) {
+            parsed.add(delay(delay));
+        }
+        return parsed.contains(null) ? null : new Backoff.Delays(parsed);
+    }
+
+    private Backoff exponential(Located<BackoffDraft> backoff) {
+        BackoffDraft draft = backoff.value();
+        Duration initial = draft.initial() == null ? null : delay(draft.initial());
+        Duration max = draft.max() == null ? null : delay(draft.max());
+        BigDecimal multiplier = null;
+        if (draft.multiplier() != null) {
+            String text = draft.multiplier().value();
+            if (!DECIMAL.matcher(text).matches()) {
+                problems.report(draft.multiplier(), ProblemCode.BAD_BACKOFF, "multiplier '" + text
+                        + "' is not a number; expected how much each delay grows, such as 2 or 1.5");
+            } else if (new BigDecimal(text).compareTo(BigDecimal.ONE) < 0) {
+                problems.report(draft.multiplier(), ProblemCode.BAD_BACKOFF, "multiplier " + text
+                        + " would make each delay shorter than the one before; expected 1 or more");
+            } else {
+                multiplier = new BigDecimal(text);
+            }
+        }
+        if (initial != null && max != null && max.compareTo(initial) < 0) {
+            problems.report(draft.max(), ProblemCode.BAD_BACKOFF, "max " + draft.max().value()
+                    + " is shorter than initial " + draft.initial().value() + "; expected at least the initial delay");
+            return null;
+        }
+        if (initial == null || multiplier == null || (draft.max() != null && max == null)) {
+            return null;
+        }
+        return new Backoff.Exponential(initial, multiplier, Optional.ofNullable(max));
+    }
+
+    private Duration delay(Located<String> text) {
+        try {
+            Duration delay = Durations.parse(text.value());
+            if (delay.compareTo(Durations.MAX_TTL) <= 0) {
+                return delay;
+            }
+        } catch (IllegalArgumentException e) {
+            problems.report(text, ProblemCode.BAD_DURATION, e.getMessage());
+            return null;
+        } catch (ArithmeticException tooLong) {
+            // Reported below, with every other delay above the limit.
+        }
+        problems.report(text, ProblemCode.DELAY_TOO_LONG, "'" + text.value() + "' is longer than RabbitMQ's largest "
+                + "TTL, 2^32-1 ms (" + Durations.format(Durations.MAX_TTL) + ")");
+        return null;
+    }
+
+    private List<String> nonRetryable(Located<List<Located<String>>> classes) {
+        List<String> names = new ArrayList<>();
+        for (Located<String> name : classes.value()) {
+            if (checkClassName(name, "an exception class")) {
+                names.add(name.value());
+            }
+        }
+        return names.size() == classes.value().size() ? List.copyOf(names) : null;
+    }
+
+    private boolean checkClassName(Located<String> name, String what) {
+        String binary = name.value();
+        String reason = classNameProblem(binary);
+        if (reason != null) {
+            problems.report(name, ProblemCode.BAD_CLASS_NAME, "'" + binary + "' is not the binary name of "
+                    + what + ": " + reason);
+            return false;
+        }
+        return true;
+    }
+
+    private static String classNameProblem(String binary) {
+        String source = Names.sourceName(binary);
+        if (!SourceVersion.isName(source)) {
+            return "expected dot-separated Java identifiers, such as com.acme.BadInput (nested classes after a $)";
+        }
+        if (!binary.contains(".")) {
+            return "it has no package; write the fully qualified name, such as java.lang." + binary;
+        }
+        String[] parts = binary.substring(binary.lastIndexOf('.') + 1).split("\\$");
+        for (String part : parts) {
+            if (RESTRICTED_TYPE_NAMES.contains(part)) {
+                return "'" + part + "' cannot name a class";
+            }
+        }
+        return null;
+    }
+
+    private List<Service> services(Located<List<ServiceDraft>> services, Settings defaults) {
+        if (services == null) {
+            return List.of();
+        }
+        if (services.value().isEmpty()) {
+            problems.report(services, ProblemCode.NO_SERVICES, "there are no services; declare at least one");
+            return List.of();
+        }
+        List<Service> built = new ArrayList<>();
+        Map<String, Located<String>> byJavaType = new HashMap<>();
+        for (ServiceDraft draft : services.value()) {
+            Located<String> name = draft.name();
+            boolean named = checkServiceName(name);
+            if (named) {
+                String javaType = Names.javaType(name.value());
+                Located<String> first = byJavaType.putIfAbsent(javaType, name);
+                if (javaType.equals(Names.TOPOLOGY_CLASS)) {
+                    problems.report(name, ProblemCode.NAME_COLLISION, "service '" + name.value() + "' would be the "
+                            + "Java type " + javaType + ", which is the generated topology class; rename it");
+                } else if (first != null) {
+                    problems.report(name, ProblemCode.NAME_COLLISION, "services '" + name.value() + "' and '"
+                            + first.value() + "' (line " + first.position().line() + ") both become the Java type "
+                            + javaType + "; rename one");
+                }
+            }
+            List<Route> routes = routes(draft);
+            Settings own = settings(draft.policy());
+            Optional<RetryPolicy> policy = policy(name, own, defaults);
+            QueueType queueType = inherit(own.queueType(), defaults.queueType(), QueueType.QUORUM);
+            if (named && routes != null && policy.isPresent() && queueType != null) {
+                checkLength(name, policy.get().tiers().size());
+                built.add(new Service(name.value(), routes, policy.get(), queueType));
+            }
+        }
+        return built;
+    }
+
+    private boolean checkServiceName(Located<String> name) {
+        if (Names.isServiceName(name.value())) {
+            return true;
+        }
+        String suggestion = kebabCase(name.value());
+        String hint = Names.isServiceName(suggestion) ? ", such as '" + suggestion + "'" : "";
+        problems.report(name, ProblemCode.BAD_SERVICE_NAME, "'" + name.value() + "' is not a service name; "
+                + "expected lower-case words of letters and digits joined by hyphens, starting with a letter" + hint);
+        return false;
+    }
+
+    private void checkLength(Located<String> name, int tiers) {
+        List<String> longest = new ArrayList<>(List.of(Names.parkingLot(name.value())));
+        if (tiers > 0) {
+            longest.add(Names.tierQueue(name.value(), tiers));
+        }
+        for (String queue : longest) {
+            if (!Names.fitsBroker(queue)) {
+                problems.report(name, ProblemCode.NAME_TOO_LONG, "service '" + name.value() + "' makes the queue name '"
+                        + queue + "', " + bytes(queue) + " bytes long; RabbitMQ allows at most " + Names.MAX_NAME_BYTES);
+                return;
+            }
+        }
+    }
+
+    private List<Route> routes(ServiceDraft service) {
+        if (service.routingKeys() == null) {
+            return null;
+        }
+        if (service.routingKeys().value().isEmpty()) {
+            problems.report(service.routingKeys(), ProblemCode.NO_ROUTING_KEYS,
+                    "service '" + service.name().value() + "' has no routing keys; list at least one");
+            return null;
+        }
+        List<Route> routes = new ArrayList<>();
+        boolean valid = true;
+        Map<String, Located<String>> keys = new LinkedHashMap<>();
+        Map<String, Located<String>> handlers = new HashMap<>();
+        List<Located<BindingKey>> earlier = new ArrayList<>();
+        for (RouteDraft draft : service.routingKeys().value()) {
+            Optional<Route> route = route(draft, keys, handlers, earlier);
+            route.ifPresent(routes::add);
+            valid &= route.isPresent();
+        }
+        return valid ? routes : null;
+    }
+
+    private Optional<Route> route(RouteDraft draft, Map<String, Located<String>> keys,
+            Map<String, Located<String>> handlers, List<Located<BindingKey>> earlier) {
+        Located<String> key = draft.key();
+        Optional<String> keyProblem = BindingKey.problem(key.value());
+        if (keyProblem.isPresent()) {
+            problems.report(key, ProblemCode.BAD_ROUTING_KEY, keyProblem.get());
+            return Optional.empty();
+        }
+        Located<String> first = keys.putIfAbsent(key.value(), key);
+        if (first != null) {
+            problems.report(key, ProblemCode.DUPLICATE_ROUTING_KEY, "'" + key.value()
+                    + "' is listed twice; the first is at line " + first.position().line());
+            return Optional.empty();
+        }
+        BindingKey bindingKey = BindingKey.of(key.value());
+        for (Located<BindingKey> before : earlier) {
+            if (before.value().covers(bindingKey)) {
+                problems.report(key, ProblemCode.SHADOWED_ROUTING_KEY, "'" + key.value() + "' is never reached: '"
+                        + before.value() + "' (line " + before.position().line() + ") comes first and matches every "
+                        + "routing key it matches; list the more specific key first");
+                return Optional.empty();
+            }
+        }
+        earlier.add(new Located<>(bindingKey, key.position(), key.path()));
+        Optional<String> handler = handler(draft, bindingKey, handlers);
+        boolean payloadValid = draft.payload() == null || checkClassName(draft.payload(), "a payload class");
+        if (handler.isEmpty() || !payloadValid) {
+            return Optional.empty();
+        }
+        return Optional.of(new Route(bindingKey, handler.get(),
+                Optional.ofNullable(draft.payload()).map(Located::value)));
+    }
+
+    private Optional<String> handler(RouteDraft draft, BindingKey key, Map<String, Located<String>> handlers) {
+        Located<String> handler = draft.handler();
+        if (handler == null) {
+            if (key.hasWildcards()) {
+                String suggestion = Names.handlerMethod(BindingKey.of(key.value().replace("*", "any").replace("#", "all")))
+                        .filter(SourceVersion::isIdentifier)
+                        .map(name -> ", such as 'handler: " + name + "'")
+                        .orElse("");
+                problems.report(draft.key(), ProblemCode.HANDLER_REQUIRED, "'" + key.value()
+                        + "' has wildcards, so its handler needs a name" + suggestion);
+                return Optional.empty();
+            }
+            Optional<String> derived = Names.handlerMethod(key);
+            if (derived.isEmpty()) {
+                problems.report(draft.key(), ProblemCode.BAD_HANDLER, "'" + key.value()
+                        + "' has no letter or digit to name its handler after; name one with 'handler'");
+                return Optional.empty();
+            }
+            handler = new Located<>(derived.get(), draft.key().position(), draft.key().path());
+        }
+        String name = handler.value();
+        String from = draft.handler() == null ? "the handler name made from '" + key.value() + "', " : "";
+        String fix = draft.handler() == null ? "; name one with 'handler'" : "";
+        if (SourceVersion.isKeyword(name)) {
+            problems.report(handler, ProblemCode.RESERVED_HANDLER, from + "'" + name + "' is a Java keyword" + fix);
+            return Optional.empty();
+        }
+        if (!SourceVersion.isIdentifier(name)) {
+            problems.report(handler, ProblemCode.BAD_HANDLER, from + "'" + name + "' is not a Java identifier" + fix);
+            return Optional.empty();
+        }
+        if (Names.RESERVED_HANDLER_NAMES.contains(name)) {
+            String owner = name.equals("routes") ? "the generated handler interface" : "java.lang.Object";
+            problems.report(handler, ProblemCode.RESERVED_HANDLER, from + "'" + name + "' is a method of " + owner
+                    + "; name the handler otherwise");
+            return Optional.empty();
+        }
+        Located<String> first = handlers.putIfAbsent(name, handler);
+        if (first != null) {
+            problems.report(handler, ProblemCode.DUPLICATE_HANDLER, from + "handler '" + name
+                    + "' is already used at line " + first.position().line() + "; give one of them another 'handler'");
+            return Optional.empty();
+        }
+        return Optional.of(name);
+    }
+
+    private Optional<RetryPolicy> policy(Located<String> service, Settings own, Settings defaults) {
+        Setting<Integer> maxAttempts = own.maxAttempts() != null ? own.maxAttempts() : defaults.maxAttempts();
+        Setting<Backoff> backoff = own.backoff() != null ? own.backoff() : defaults.backoff();
+        Setting<List<String>> nonRetryable = own.nonRetryable() != null ? own.nonRetryable() : defaults.nonRetryable();
+        if (maxAttempts == null) {
+            problems.report(service, ProblemCode.MISSING_KEY, "service '" + service.value()
+                    + "' has no maxAttempts, and defaults sets none; expected a number of attempts, such as 4");
+            return Optional.empty();
+        }
+        if (!maxAttempts.valid() || (backoff != null && !backoff.valid())
+                || (nonRetryable != null && !nonRetryable.valid())) {
+            return Optional.empty();
+        }
+        int attempts = maxAttempts.value();
+        List<String> classes = nonRetryable == null ? List.of() : nonRetryable.value();
+        if (attempts == 1) {
+            return Optional.of(new RetryPolicy(1, backoff == null ? Backoff.none() : backoff.value(), classes));
+        }
+        if (backoff == null) {
+            problems.report(service, ProblemCode.MISSING_DELAYS, "service '" + service.value() + "' retries (maxAttempts "
+                    + attempts + ") but neither it nor defaults sets 'delays' or 'backoff'");
+            return Optional.empty();
+        }
+        List<Duration> tiers = backoff.value().tiers(attempts - 1);
+        if (tiers.size() > RetryPolicy.MAX_TIERS) {
+            problems.report(backoff.source(), ProblemCode.TOO_MANY_TIERS, "service '" + service.value() + "' would need "
+                    + "more than " + RetryPolicy.MAX_TIERS + " wait queues; set a 'max' on the backoff, or fewer delays");
+            return Optional.empty();
+        }
+        for (int tier = 1; tier <= tiers.size(); tier++) {
+            if (tiers.get(tier - 1).compareTo(Durations.MAX_TTL) > 0) {
+                problems.report(backoff.source(), ProblemCode.DELAY_TOO_LONG, "for service '" + service.value()
+                        + "' the backoff grows above RabbitMQ's largest TTL, " + Durations.format(Durations.MAX_TTL)
+                        + ", by retry " + tier + "; set a 'max' of at most that, or fewer maxAttempts");
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new RetryPolicy(attempts, backoff.value(), classes));
+    }
+
+    private static <T> T inherit(Setting<T> own, Setting<T> defaults, T fallback) {
+        Setting<T> setting = own != null ? own : defaults;
+        return setting == null ? fallback : setting.value();
+    }
+
+    private <E> E choice(Located<String> value, E[] choices, Function<E, String> id, E fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        for (E choice : choices) {
+            if (id.apply(choice).equals(value.value())) {
+                return choice;
+            }
+        }
+        List<String> ids = Arrays.stream(choices).map(id).toList();
+        String hint = Suggestions.didYouMean(value.value(), ids);
+        problems.report(value, ProblemCode.UNKNOWN_VALUE, "'" + value.value() + "' is not one of "
+                + String.join(", ", ids) + (hint.isEmpty() ? "" : hint));
+        return null;
+    }
+
+    private static String kebabCase(String name) {
+        return name.strip()
+                .replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+                .replaceAll("[^A-Za-z0-9]+", "-")
+                .replaceAll("^-+|-+$", "")
+                .toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean hasControlCharacters(String text) {
+        return text.codePoints().anyMatch(Character::isISOControl);
+    }
+
+    private static int bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

@@ -1,0 +1,125 @@
+package io.github.retrytopology.model.decision;
+
+import static java.time.Duration.ofMinutes;
+import static java.time.Duration.ofSeconds;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The decision at its edges: the first attempt, the last, the tier after the last, and non-retryable failures. */
+class RetryPolicyTest {
+
+    private final RetryPolicy policy = new RetryPolicy(4, Backoff.delays(ofSeconds(10), ofMinutes(1)),
+            List.of("java.io.IOException", "java.lang.SecurityException"));
+
+    @Test
+    void retriesTheFirstFailureThroughTheFirstTier() {
+        assertThat(policy.decide(1, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+    }
+
+    @Test
+    void retriesLaterFailuresThroughTheirTier() {
+        assertThat(policy.decide(2, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
+    }
+
+    @Test
+    void repeatsTheLastTierForRetriesBeyondIt() {
+        assertThat(policy.decide(3, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
+    }
+
+    @Test
+    void parksAfterTheLastAttempt() {
+        assertThat(policy.decide(4, new IllegalStateException("boom")))
+                .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed"));
+    }
+
+    @Test
+    void parksAnAttemptBeyondTheLastToo() {
+        assertThat(policy.decide(7, new IllegalStateException("boom")))
+                .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 7 of 4 failed"));
+    }
+
+    @Test
+    void parksAListedFailureAtOnce() {
+        assertThat(policy.decide(1, new SecurityException("denied"))).isEqualTo(new Decision.Park(
+                ParkReason.NON_RETRYABLE, "java.lang.SecurityException is non-retryable (listed: java.lang.SecurityException)"));
+    }
+
+    @Test
+    void parksAFailureWhoseSuperclassIsListed() {
+        assertThat(policy.decide(1, new java.io.FileNotFoundException("gone")))
+                .isEqualTo(new Decision.Park(ParkReason.NON_RETRYABLE,
+                        "java.io.FileNotFoundException is non-retryable (listed: java.io.IOException)"));
+    }
+
+    @Test
+    void parksAFailureWhoseCauseIsListed() {
+        Exception failure = new UncheckedIOException(new IOException("disk"));
+
+        assertThat(policy.decide(1, failure)).isInstanceOf(Decision.Park.class)
+                .extracting(decision -> ((Decision.Park) decision).reason()).isEqualTo(ParkReason.NON_RETRYABLE);
+    }
+
+    @Test
+    void parksAFailureWhoseInterfaceIsListed() {
+        RetryPolicy byInterface = new RetryPolicy(3, Backoff.delays(ofSeconds(1)), List.of(Permanent.class.getName()));
+
+        assertThat(byInterface.decide(1, new PermanentFailure())).isInstanceOf(Decision.Park.class);
+    }
+
+    @Test
+    void survivesACauseCycle() {
+        Exception first = new IllegalStateException("first");
+        Exception second = new IllegalStateException("second", first);
+        first.initCause(second);
+
+        assertThat(policy.decide(1, first)).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+    }
+
+    @Test
+    void retriesByAttemptWhateverTheFailure() {
+        assertThat(policy.decideByAttempt(1)).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+        assertThat(policy.decideByAttempt(4)).isInstanceOf(Decision.Park.class);
+    }
+
+    @Test
+    void neverRetriesWhenOneAttemptIsAllowed() {
+        RetryPolicy once = new RetryPolicy(1, Backoff.none(), List.of());
+
+        assertThat(once.tiers()).isEmpty();
+        assertThat(once.decide(1, new IllegalStateException("boom")))
+                .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 1 of 1 failed"));
+    }
+
+    @Test
+    void usesOnlyTheTiersItsAttemptsNeed() {
+        RetryPolicy twice = new RetryPolicy(2, Backoff.delays(ofSeconds(1), ofSeconds(2), ofSeconds(3)), List.of());
+
+        assertThat(twice.tiers()).containsExactly(ofSeconds(1));
+    }
+
+    @Test
+    void refusesAttemptsCountedFromZero() {
+        assertThatThrownBy(() -> policy.decide(0, new IllegalStateException()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counted from 1");
+    }
+
+    @Test
+    void refusesPoliciesThatCannotWork() {
+        assertThatThrownBy(() -> new RetryPolicy(0, Backoff.none(), List.of())).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.none(), List.of())).hasMessageContaining("at least one delay");
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.delays(java.time.Duration.ofDays(50)), List.of()))
+                .hasMessageContaining("above RabbitMQ's TTL limit");
+    }
+
+    interface Permanent {
+    }
+
+    static final class PermanentFailure extends RuntimeException implements Permanent {
+        private static final long serialVersionUID = 1L;
+    }
+}

@@ -1,0 +1,136 @@
+package io.github.retrytopology.model.topology;
+
+import static java.time.Duration.ofSeconds;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.github.retrytopology.model.QueueSettings;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.RetryPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The derived topology has the properties the field taught us, each checked on its own. */
+class TopologyTest {
+
+    private static final Service EMAIL = new Service("email", List.of(Route.of("order.created")),
+            new RetryPolicy(3, Backoff.delays(ofSeconds(1), ofSeconds(10)), List.of()), QueueType.QUORUM);
+    private static final Service WAREHOUSE = new Service("warehouse", List.of(Route.of("order.created")),
+            new RetryPolicy(2, Backoff.delays(ofSeconds(5)), List.of()), QueueType.CLASSIC);
+
+    private final Topology topology = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES,
+            List.of(EMAIL, WAREHOUSE)).topology();
+
+    @Test
+    void everyTierHasItsOwnQueueWithAQueueLevelTtl() {
+        assertThat(topology.policies()).filteredOn(policy -> policy.name().startsWith("email.retry."))
+                .extracting(policy -> policy.definition().get("message-ttl"))
+                .containsExactly(1_000L, 10_000L);
+        assertThat(topology.queues()).allSatisfy(queue ->
+                assertThat(queue.arguments()).doesNotContainKeys("x-message-ttl", "x-expires"));
+    }
+
+    @Test
+    void aTierDeadLettersBackToItsOwnServiceOnlyThroughTheDefaultExchange() {
+        Policy tier = policy("email.retry.1");
+
+        assertThat(tier.definition()).contains(
+                entry("dead-letter-exchange", ""),
+                entry("dead-letter-routing-key", "email"));
+        assertThat(topology.bindings()).noneMatch(binding -> binding.queue().contains(".retry."));
+    }
+
+    @Test
+    void eachServiceHasAParkingLotItsQueueDeadLettersTo() {
+        assertThat(topology.queues()).extracting(Queue::name).contains("email.parking-lot", "warehouse.parking-lot");
+        assertThat(policy("email").definition()).contains(entry("dead-letter-routing-key", "email.parking-lot"));
+        assertThat(policy("warehouse").definition()).contains(entry("dead-letter-routing-key", "warehouse.parking-lot"));
+        assertThat(topology.policies()).noneMatch(policy -> policy.definition().containsKey("message-ttl")
+                && policy.name().endsWith(".parking-lot"));
+    }
+
+    @Test
+    void quorumQueuesParkACrashingMessageThroughAnExplicitDeliveryLimit() {
+        assertThat(policy("email").definition()).contains(
+                entry("delivery-limit", 2),
+                entry("dead-letter-strategy", "at-least-once"),
+                entry("overflow", "reject-publish"));
+        assertThat(policy("email.parking-lot").definition())
+                .containsExactly(entry("delivery-limit", Topology.PARKING_LOT_DELIVERY_LIMIT));
+        assertThat(policy("email.retry.2").definition()).contains(entry("dead-letter-strategy", "at-least-once"));
+    }
+
+    @Test
+    void classicQueuesGetNoQuorumOnlySettings() {
+        assertThat(policy("warehouse").definition()).doesNotContainKeys("delivery-limit", "dead-letter-strategy", "overflow");
+        assertThat(topology.policies()).extracting(Policy::name).doesNotContain("warehouse.parking-lot");
+        assertThat(topology.queue("warehouse.retry.1").arguments()).containsExactly(entry("x-queue-type", "classic"));
+    }
+
+    @Test
+    void policiesMatchExactlyOneQueueEachAndOutrankCatchAllPolicies() {
+        for (Policy policy : topology.policies()) {
+            Pattern pattern = Pattern.compile(policy.pattern());
+            assertThat(topology.queues()).filteredOn(queue -> pattern.matcher(queue.name()).find())
+                    .extracting(Queue::name).containsExactly(policy.name());
+            assertThat(policy.applyTo()).isEqualTo("queues");
+            assertThat(policy.priority()).isPositive();
+        }
+    }
+
+    @Test
+    void queuesCarryOnlyTheirTypeWhenSettingsArePolicies() {
+        assertThat(topology.queue("email").arguments()).containsExactly(entry("x-queue-type", "quorum"));
+    }
+
+    @Test
+    void queueArgumentsCarryEverySettingWhenThatIsAskedFor() {
+        Topology withArguments = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.ARGUMENTS,
+                List.of(EMAIL)).topology();
+
+        assertThat(withArguments.policies()).isEmpty();
+        assertThat(withArguments.queue("email.retry.1").arguments()).containsExactly(
+                entry("x-dead-letter-exchange", ""),
+                entry("x-dead-letter-routing-key", "email"),
+                entry("x-dead-letter-strategy", "at-least-once"),
+                entry("x-message-ttl", 1_000L),
+                entry("x-overflow", "reject-publish"),
+                entry("x-queue-type", "quorum"));
+    }
+
+    @Test
+    void declaresTheSharedExchangeAsADurableTopicExchange() {
+        assertThat(topology.exchanges()).containsExactly(new Exchange("shop.events", "topic", true));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("validSpecs")
+    void namesNeverCollide(Path file) throws IOException {
+        Topology derived = RetrySpec.load(file).topology();
+
+        assertThat(derived.queues()).extracting(Queue::name).doesNotHaveDuplicates();
+        assertThat(derived.policies()).extracting(Policy::name).doesNotHaveDuplicates();
+        assertThat(derived.bindings()).doesNotHaveDuplicates();
+    }
+
+    static Stream<Path> validSpecs() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("src/test/resources/specs/valid"))) {
+            return files.sorted().toList().stream();
+        }
+    }
+
+    private Policy policy(String name) {
+        return topology.policies().stream().filter(policy -> policy.name().equals(name)).findFirst().orElseThrow();
+    }
+}
