@@ -95,6 +95,11 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
         return new Topology(spec.vhost(), exchanges, queues, bindings, policies);
     }
 
+    /** Returns the same topology in another virtual host, for tests that each work in one of their own. */
+    public Topology inVhost(String otherVhost) {
+        return new Topology(otherVhost, exchanges, queues, bindings, policies);
+    }
+
     /** Returns the queue with this name. */
     public Queue queue(String name) {
         return queues.stream()

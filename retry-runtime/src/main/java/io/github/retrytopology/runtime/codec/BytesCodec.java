@@ -1,0 +1,19 @@
+package io.github.retrytopology.runtime.codec;
+
+import com.rabbitmq.client.AMQP;
+
+/** The body as it is. */
+final class BytesCodec implements PayloadCodec {
+
+    static final BytesCodec INSTANCE = new BytesCodec();
+
+    @Override
+    public boolean canDecode(Class<?> type) {
+        return type == byte[].class;
+    }
+
+    @Override
+    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+        return type.cast(body.clone());
+    }
+}

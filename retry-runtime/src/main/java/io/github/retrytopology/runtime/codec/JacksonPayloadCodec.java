@@ -1,0 +1,43 @@
+package io.github.retrytopology.runtime.codec;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
+import java.io.IOException;
+
+/**
+ * JSON bodies into any type, with Jackson. Jackson is an optional dependency of this library: add
+ * {@code com.fasterxml.jackson.core:jackson-databind} to use this codec.
+ *
+ * <pre>{@code
+ * PayloadCodec codec = PayloadCodec.builtIn().or(new JacksonPayloadCodec(new ObjectMapper()));
+ * }</pre>
+ */
+public final class JacksonPayloadCodec implements PayloadCodec {
+
+    private final ObjectMapper mapper;
+
+    public JacksonPayloadCodec(ObjectMapper mapper) {
+        this.mapper = requireNonNull(mapper, "mapper");
+    }
+
+    /** Jackson decodes into any class; whether it can for a given body shows only when decoding. */
+    @Override
+    public boolean canDecode(Class<?> type) {
+        return !type.isPrimitive();
+    }
+
+    @Override
+    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+        try {
+            return mapper.readValue(body, type);
+        } catch (JacksonException e) {
+            throw new UndecodablePayloadException("the body is not a JSON " + type.getName() + ": "
+                    + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new UndecodablePayloadException("the body could not be read as JSON: " + e.getMessage(), e);
+        }
+    }
+}

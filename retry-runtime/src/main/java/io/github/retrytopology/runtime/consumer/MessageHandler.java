@@ -1,0 +1,13 @@
+package io.github.retrytopology.runtime.consumer;
+
+/** Handles the messages of one routing key, given as they arrived. */
+@FunctionalInterface
+public interface MessageHandler {
+
+    /**
+     * Handles one message. Returning acknowledges it; throwing fails this attempt, and the service's retry
+     * policy decides what follows. Throw {@link ParkMessageException} to park the message at once, or
+     * {@link RetryMessageException} to retry it whatever the failure.
+     */
+    void handle(DeliveryContext context) throws Exception;
+}

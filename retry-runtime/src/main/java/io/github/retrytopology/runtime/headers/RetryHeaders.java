@@ -1,0 +1,341 @@
+package io.github.retrytopology.runtime.headers;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.LongString;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.ParkReason;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The headers this project keeps on a message, and how they change on each failure, park and replay.
+ *
+ * <p>Attempts are counted in {@value #ATTEMPTS}, never from {@code x-death}: RabbitMQ 3.13.0 to 3.13.2
+ * stopped counting republished messages there, and RabbitMQ 4 never reads an {@code x-death} that a client
+ * publishes. The broker's headers are only read, to cross-check and to tell a crashed consumer apart.
+ *
+ * <p>Every value this project writes is a string or a number, readable in the management UI. Times are
+ * ISO-8601 instants. Exception messages and the failure history are bounded, so that the headers of a message
+ * that failed many times still fit in one frame.
+ */
+public final class RetryHeaders {
+
+    /** How many deliveries of the message have failed so far; the next delivery is attempt this plus one. */
+    public static final String ATTEMPTS = "retry-attempts";
+    /** When the message failed for the first time. */
+    public static final String FIRST_FAILURE = "retry-first-failure";
+    /** When the message failed for the last time. */
+    public static final String LAST_FAILURE = "retry-last-failure";
+    /** The exchange the message was first published to. */
+    public static final String ORIGINAL_EXCHANGE = "retry-original-exchange";
+    /** The routing key the message was first published with, by which its handler is chosen. */
+    public static final String ORIGINAL_ROUTING_KEY = "retry-original-routing-key";
+    /** The class of the last failure. */
+    public static final String EXCEPTION = "retry-exception";
+    /** The message of the last failure, at most {@value #MAX_MESSAGE_LENGTH} characters. */
+    public static final String EXCEPTION_MESSAGE = "retry-exception-message";
+    /** One line per failure, most recent last, at most {@value #MAX_HISTORY} lines. */
+    public static final String FAILURES = "retry-failures";
+    /** Why the message was parked: the id of a {@link ParkReason}. */
+    public static final String PARK_REASON = "retry-park-reason";
+    /** Why the message was parked, in a sentence. */
+    public static final String PARK_DETAIL = "retry-park-detail";
+    /** When the message was parked. */
+    public static final String PARKED_AT = "retry-parked-at";
+    /** How many times the message was replayed from the parking lot. */
+    public static final String REPLAYS = "retry-replays";
+    /** A fresh identifier on every republish, so that a returned message is matched to its publish. */
+    public static final String PUBLISH_ID = "retry-publish-id";
+
+    /** The broker's dead-letter history. */
+    public static final String X_DEATH = "x-death";
+    /** The broker's count of deliveries of a quorum queue message that ended without an answer. */
+    public static final String X_DELIVERY_COUNT = "x-delivery-count";
+
+    /** The longest exception message kept, in characters. */
+    public static final int MAX_MESSAGE_LENGTH = 1000;
+    /** The most failure lines kept; older ones are dropped. */
+    public static final int MAX_HISTORY = 10;
+    private static final int MAX_HISTORY_LINE = 300;
+
+    /** Headers that describe one failure and go when a message is replayed. */
+    private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
+            EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
+    /** Headers the broker owns, which a published message must not carry over. */
+    private static final Set<String> BROKER_HEADERS = Set.of(X_DELIVERY_COUNT, "x-acquired-count");
+    /** Headers of the broker's dead-letter history, reset on replay. */
+    private static final Set<String> DEATH_HEADERS = Set.of(X_DEATH, "x-first-death-exchange", "x-first-death-queue",
+            "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason");
+
+    private final Map<String, Object> headers;
+
+    private RetryHeaders(Map<String, Object> headers) {
+        this.headers = headers == null ? Map.of() : headers;
+    }
+
+    /** Reads the headers of a message; null headers read as none. */
+    public static RetryHeaders of(Map<String, Object> headers) {
+        return new RetryHeaders(headers);
+    }
+
+    /** Failed deliveries so far: 0 for a message that never failed. */
+    public int attempts() {
+        Object value = headers.get(ATTEMPTS);
+        return value instanceof Number number ? Math.max(0, number.intValue()) : 0;
+    }
+
+    public Optional<Instant> firstFailure() {
+        return instant(FIRST_FAILURE);
+    }
+
+    public Optional<Instant> lastFailure() {
+        return instant(LAST_FAILURE);
+    }
+
+    public Optional<Instant> parkedAt() {
+        return instant(PARKED_AT);
+    }
+
+    public Optional<String> originalExchange() {
+        return string(ORIGINAL_EXCHANGE);
+    }
+
+    public Optional<String> originalRoutingKey() {
+        return string(ORIGINAL_ROUTING_KEY);
+    }
+
+    public Optional<String> exception() {
+        return string(EXCEPTION);
+    }
+
+    public Optional<String> exceptionMessage() {
+        return string(EXCEPTION_MESSAGE);
+    }
+
+    public Optional<ParkReason> parkReason() {
+        return string(PARK_REASON).flatMap(id -> {
+            try {
+                return Optional.of(ParkReason.fromId(id));
+            } catch (IllegalArgumentException unknown) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    public Optional<String> parkDetail() {
+        return string(PARK_DETAIL);
+    }
+
+    public Optional<String> publishId() {
+        return string(PUBLISH_ID);
+    }
+
+    public int replays() {
+        Object value = headers.get(REPLAYS);
+        return value instanceof Number number ? number.intValue() : 0;
+    }
+
+    /** The failure lines, oldest first. */
+    public List<String> failures() {
+        Object value = headers.get(FAILURES);
+        if (!(value instanceof List<?> list)) {
+            return List.of();
+        }
+        return list.stream().map(RetryHeaders::text).flatMap(Optional::stream).toList();
+    }
+
+    /** The broker's count of deliveries that ended without an answer, on quorum queues. */
+    public int deliveryCount() {
+        Object value = headers.get(X_DELIVERY_COUNT);
+        return value instanceof Number number ? number.intValue() : 0;
+    }
+
+    /** The broker's dead-letter history, most recent first. */
+    public List<Death> deaths() {
+        Object value = headers.get(X_DEATH);
+        if (!(value instanceof List<?> list)) {
+            return List.of();
+        }
+        List<Death> deaths = new ArrayList<>();
+        for (Object entry : list) {
+            if (entry instanceof Map<?, ?> table) {
+                deaths.add(Death.of(table));
+            }
+        }
+        return List.copyOf(deaths);
+    }
+
+    /**
+     * One entry of {@code x-death}: the broker dead-lettered the message from {@code queue} for
+     * {@code reason}, {@code count} times.
+     */
+    public record Death(String queue, String reason, long count, String exchange, List<String> routingKeys,
+            Optional<Instant> time) {
+
+        static Death of(Map<?, ?> table) {
+            Object count = table.get("count");
+            List<String> keys = table.get("routing-keys") instanceof List<?> list
+                    ? list.stream().map(RetryHeaders::text).flatMap(Optional::stream).toList()
+                    : List.of();
+            Optional<Instant> time = table.get("time") instanceof Date date ? Optional.of(date.toInstant()) : Optional.empty();
+            return new Death(text(table.get("queue")).orElse(""), text(table.get("reason")).orElse(""),
+                    count instanceof Number number ? number.longValue() : 0,
+                    text(table.get("exchange")).orElse(""), keys, time);
+        }
+    }
+
+    /**
+     * Returns the headers of a message to republish after its attempt {@code attempt} failed with
+     * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
+     * failure recorded; parked, if the decision parks it.
+     *
+     * @param envelope how the failed delivery arrived, for its exchange and routing key on a first failure
+     * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
+     */
+    public Map<String, Object> afterFailure(Envelope envelope, int attempt, Throwable failure, Decision decision,
+            Instant now, int maxBytes) {
+        Map<String, Object> next = new HashMap<>(headers);
+        BROKER_HEADERS.forEach(next::remove);
+        next.put(ATTEMPTS, attempt);
+        next.putIfAbsent(FIRST_FAILURE, now.toString());
+        next.put(LAST_FAILURE, now.toString());
+        next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
+        next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
+        next.put(EXCEPTION, failure.getClass().getName());
+        String message = failure.getMessage() == null ? "" : failure.getMessage();
+        next.put(EXCEPTION_MESSAGE, truncate(message, MAX_MESSAGE_LENGTH));
+        if (decision instanceof Decision.Park park) {
+            putPark(next, park, now);
+        }
+        List<String> failures = new ArrayList<>(failures());
+        failures.add(truncate("attempt " + attempt + " at " + now + ": " + failure, MAX_HISTORY_LINE));
+        List<String> kept = failures.subList(Math.max(0, failures.size() - MAX_HISTORY), failures.size());
+        next.put(FAILURES, List.copyOf(kept));
+        // Drop the oldest lines, then the exception message, until the headers fit in a frame.
+        while (size(next) > maxBytes && !kept.isEmpty()) {
+            kept = kept.subList(1, kept.size());
+            next.put(FAILURES, List.copyOf(kept));
+        }
+        if (size(next) > maxBytes) {
+            next.put(EXCEPTION_MESSAGE, "");
+        }
+        return next;
+    }
+
+    /**
+     * Returns the headers of a message parked without a failure to record, such as one no handler takes: the
+     * original headers with the park reason.
+     */
+    public Map<String, Object> parked(Envelope envelope, Decision.Park park, Instant now) {
+        Map<String, Object> next = new HashMap<>(headers);
+        BROKER_HEADERS.forEach(next::remove);
+        next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
+        next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
+        putPark(next, park, now);
+        return next;
+    }
+
+    /**
+     * Returns the headers of a parked message replayed to its service: the attempt count and every failure
+     * header reset, the broker's dead-letter history dropped, the original exchange and routing key kept (taken
+     * from {@code x-death} for a message the broker parked itself), and the replay counted.
+     */
+    public Map<String, Object> forReplay() {
+        Map<String, Object> next = new HashMap<>(headers);
+        if (!next.containsKey(ORIGINAL_ROUTING_KEY)) {
+            List<Death> deaths = deaths();
+            if (!deaths.isEmpty()) {
+                Death first = deaths.get(deaths.size() - 1);
+                next.put(ORIGINAL_EXCHANGE, first.exchange());
+                if (!first.routingKeys().isEmpty()) {
+                    next.put(ORIGINAL_ROUTING_KEY, first.routingKeys().get(0));
+                }
+            }
+        }
+        ATTEMPT_HEADERS.forEach(next::remove);
+        BROKER_HEADERS.forEach(next::remove);
+        DEATH_HEADERS.forEach(next::remove);
+        next.put(REPLAYS, replays() + 1);
+        return next;
+    }
+
+    /** Returns a copy of {@code properties} with these headers, made persistent, with a fresh publish id. */
+    public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers,
+            String publishId) {
+        Map<String, Object> withId = new HashMap<>(headers);
+        withId.put(PUBLISH_ID, publishId);
+        return properties.builder().headers(withId).deliveryMode(2).build();
+    }
+
+    private static void putPark(Map<String, Object> headers, Decision.Park park, Instant now) {
+        headers.put(PARK_REASON, park.reason().id());
+        headers.put(PARK_DETAIL, truncate(park.detail(), MAX_MESSAGE_LENGTH));
+        headers.put(PARKED_AT, now.toString());
+    }
+
+    /** An estimate of the encoded size of a header table, generous for nested values. */
+    static int size(Map<String, Object> headers) {
+        int bytes = 0;
+        for (Map.Entry<String, Object> entry : headers.entrySet()) {
+            bytes += 1 + entry.getKey().length() + 1 + valueSize(entry.getValue());
+        }
+        return bytes;
+    }
+
+    private static int valueSize(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            int bytes = 4;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                bytes += 1 + String.valueOf(entry.getKey()).length() + 1 + valueSize(entry.getValue());
+            }
+            return bytes;
+        }
+        if (value instanceof List<?> list) {
+            return 4 + list.stream().mapToInt(item -> 1 + valueSize(item)).sum();
+        }
+        if (value instanceof byte[] bytes) {
+            return 4 + bytes.length;
+        }
+        if (value instanceof String || value instanceof LongString) {
+            return 4 + value.toString().getBytes(StandardCharsets.UTF_8).length;
+        }
+        return 8;
+    }
+
+    private Optional<String> string(String name) {
+        return text(headers.get(name));
+    }
+
+    private Optional<Instant> instant(String name) {
+        return string(name).flatMap(text -> {
+            try {
+                return Optional.of(Instant.parse(text));
+            } catch (DateTimeParseException notATime) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    private static Optional<String> text(Object value) {
+        if (value instanceof String || value instanceof LongString) {
+            return Optional.of(value.toString());
+        }
+        if (value instanceof byte[] bytes) {
+            return Optional.of(new String(bytes, StandardCharsets.UTF_8));
+        }
+        return Optional.empty();
+    }
+
+    private static String truncate(String text, int length) {
+        return text.length() <= length ? text : text.substring(0, length - 1) + "…";
+    }
+}

@@ -1,0 +1,188 @@
+package io.github.retrytopology.runtime.parkinglot;
+
+import static java.util.Objects.requireNonNull;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.RetryRuntimeException;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The parking lot of one service: list what waits there, replay it to the service, or purge it.
+ *
+ * <p>Replayed messages go to the service's own queue, never through the shared exchange, so that other
+ * services bound to the same routing key do not receive them again. Their attempt count and failure headers
+ * are reset; their original routing key is kept, so that the same handler takes them. Each is acknowledged in
+ * the parking lot only once the broker has confirmed it in the service's queue: a replay interrupted half-way
+ * loses nothing, and may at worst leave a message in both places.
+ *
+ * <p>Listing reads messages without taking them: they return to the parking lot, which counts a delivery of
+ * each (quorum parking lots have a delivery limit high enough for that never to matter).
+ */
+public final class ParkingLot {
+
+    private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Connection connection;
+    private final Service service;
+    private final Clock clock;
+
+    private ParkingLot(Connection connection, Service service, Clock clock) {
+        this.connection = connection;
+        this.service = service;
+        this.clock = clock;
+    }
+
+    /** The parking lot of a service, on a connection to the service's virtual host. */
+    public static ParkingLot of(Connection connection, Service service) {
+        return of(connection, service, Clock.systemUTC());
+    }
+
+    /** The same, with the clock that measures how long messages have been parked. */
+    public static ParkingLot of(Connection connection, Service service, Clock clock) {
+        return new ParkingLot(requireNonNull(connection, "connection"), requireNonNull(service, "service"),
+                requireNonNull(clock, "clock"));
+    }
+
+    /** The parking lot's queue. */
+    public String queue() {
+        return service.parkingLot();
+    }
+
+    /** How many messages are parked, not counting those being read right now. */
+    public long count() throws IOException {
+        Channel channel = connection.createChannel();
+        try {
+            return channel.messageCount(queue());
+        } finally {
+            close(channel);
+        }
+    }
+
+    /** Returns up to {@code limit} parked messages, oldest first, leaving them parked. */
+    public List<ParkedMessage> list(int limit) throws IOException {
+        List<ParkedMessage> messages = new ArrayList<>();
+        Channel channel = connection.createChannel();
+        try {
+            while (messages.size() < limit) {
+                GetResponse response = channel.basicGet(queue(), false);
+                if (response == null) {
+                    break;
+                }
+                messages.add(ParkedMessage.of(response));
+            }
+        } finally {
+            close(channel);
+        }
+        return messages;
+    }
+
+    /**
+     * Replays up to {@code limit} parked messages that the filter takes to the service's queue. Messages parked
+     * while the replay runs are not looked at.
+     *
+     * @param dryRun if true, replays nothing and reports what would be replayed
+     */
+    public ReplayReport replay(ReplayFilter filter, int limit, boolean dryRun) throws IOException {
+        Instant now = clock.instant();
+        Channel channel = connection.createChannel();
+        AtomicReference<String> returned = new AtomicReference<>();
+        channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
+        channel.confirmSelect();
+        List<Long> left = new ArrayList<>();
+        List<ParkedMessage> preview = new ArrayList<>();
+        int scanned = 0;
+        int matched = 0;
+        int replayed = 0;
+        try {
+            long parked = channel.messageCount(queue());
+            while (scanned < parked && matched < limit) {
+                GetResponse response = channel.basicGet(queue(), false);
+                if (response == null) {
+                    break;
+                }
+                scanned++;
+                long tag = response.getEnvelope().getDeliveryTag();
+                ParkedMessage message = ParkedMessage.of(response);
+                if (!filter.matches(message, now)) {
+                    left.add(tag);
+                    continue;
+                }
+                matched++;
+                if (dryRun) {
+                    preview.add(message);
+                    left.add(tag);
+                    continue;
+                }
+                AMQP.BasicProperties properties = RetryHeaders.republish(message.properties(),
+                        message.headers().forReplay(), UUID.randomUUID().toString());
+                channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
+                awaitConfirm(channel);
+                if (returned.get() != null) {
+                    left.add(tag);
+                    throw new RetryRuntimeException("the broker returned a replayed message (" + returned.get()
+                            + "); does queue " + service.queue() + " exist? It stays parked");
+                }
+                channel.basicAck(tag, false);
+                replayed++;
+            }
+        } finally {
+            for (long tag : left) {
+                try {
+                    channel.basicNack(tag, false, true);
+                } catch (IOException | AlreadyClosedException e) {
+                    break; // closing the channel requeues them all the same
+                }
+            }
+            close(channel);
+        }
+        return new ReplayReport(scanned, matched, replayed, dryRun, preview);
+    }
+
+    /** Deletes every parked message for good; returns how many there were. */
+    public long purge() throws IOException {
+        Channel channel = connection.createChannel();
+        try {
+            return channel.queuePurge(queue()).getMessageCount();
+        } finally {
+            close(channel);
+        }
+    }
+
+    private static void awaitConfirm(Channel channel) throws IOException {
+        try {
+            channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the broker to confirm a replayed message", e);
+        } catch (TimeoutException e) {
+            throw new IOException("the broker did not confirm a replayed message within " + CONFIRM_TIMEOUT, e);
+        }
+    }
+
+    private static void close(Channel channel) throws IOException {
+        try {
+            if (channel.isOpen()) {
+                channel.close();
+            }
+        } catch (TimeoutException e) {
+            throw new IOException("the channel did not close in time", e);
+        } catch (AlreadyClosedException e) {
+            // closed by the broker already: its messages are requeued
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.github.retrytopology.runtime.parkinglot;
+
+import java.util.List;
+
+/**
+ * What a replay did.
+ *
+ * @param scanned parked messages looked at
+ * @param matched how many of them the filter took, up to the limit
+ * @param replayed how many went back to the service's queue: none in a dry run
+ * @param dryRun whether this was a dry run
+ * @param preview the messages a dry run would replay; empty otherwise
+ */
+public record ReplayReport(int scanned, int matched, int replayed, boolean dryRun, List<ParkedMessage> preview) {
+
+    public ReplayReport {
+        preview = List.copyOf(preview);
+    }
+}

@@ -1,0 +1,78 @@
+package io.github.retrytopology.runtime.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class PayloadCodecTest {
+
+    private static final AMQP.BasicProperties NONE = new AMQP.BasicProperties();
+
+    private final PayloadCodec builtIn = PayloadCodec.builtIn();
+
+    @Test
+    void givesTheBodyAsItIs() {
+        byte[] body = {1, 2, 3};
+
+        assertThat(builtIn.decode(body, byte[].class, NONE)).containsExactly(1, 2, 3).isNotSameAs(body);
+    }
+
+    @Test
+    void decodesUtf8TextByDefault() {
+        assertThat(builtIn.decode("café".getBytes(StandardCharsets.UTF_8), String.class, NONE)).isEqualTo("café");
+    }
+
+    @Test
+    void decodesTextInTheCharsetOfItsContentType() {
+        AMQP.BasicProperties latin1 = new AMQP.BasicProperties.Builder().contentType("text/plain; charset=\"ISO-8859-1\"").build();
+
+        assertThat(builtIn.decode(new byte[] {'c', 'a', 'f', (byte) 0xE9}, String.class, latin1)).isEqualTo("café");
+    }
+
+    @Test
+    void refusesTextThatIsNotValidInItsCharset() {
+        assertThatThrownBy(() -> builtIn.decode(new byte[] {(byte) 0xC3, (byte) 0x28}, String.class, NONE))
+                .isInstanceOf(UndecodablePayloadException.class).hasMessage("the body is not valid UTF-8 text");
+    }
+
+    @Test
+    void refusesACharsetThisJvmLacks() {
+        AMQP.BasicProperties unknown = new AMQP.BasicProperties.Builder().contentType("text/plain; charset=klingon").build();
+
+        assertThatThrownBy(() -> builtIn.decode(new byte[] {'a'}, String.class, unknown))
+                .isInstanceOf(UndecodablePayloadException.class).hasMessageContaining("KLINGON");
+    }
+
+    @Test
+    void decodesOnlyBytesAndText() {
+        assertThat(builtIn.canDecode(byte[].class)).isTrue();
+        assertThat(builtIn.canDecode(String.class)).isTrue();
+        assertThat(builtIn.canDecode(Order.class)).isFalse();
+    }
+
+    record Order(int id, String customer) {
+    }
+
+    @Test
+    void decodesJsonIntoRecordsWithJackson() {
+        PayloadCodec codec = builtIn.or(new JacksonPayloadCodec(new ObjectMapper()));
+
+        Order order = codec.decode("{\"id\":42,\"customer\":\"ada\"}".getBytes(StandardCharsets.UTF_8), Order.class, NONE);
+
+        assertThat(order).isEqualTo(new Order(42, "ada"));
+        assertThat(codec.decode("plain".getBytes(StandardCharsets.UTF_8), String.class, NONE)).isEqualTo("plain");
+    }
+
+    @Test
+    void refusesJsonThatIsNotThePayloadType() {
+        PayloadCodec codec = new JacksonPayloadCodec(new ObjectMapper());
+
+        assertThatThrownBy(() -> codec.decode("{\"id\":".getBytes(StandardCharsets.UTF_8), Order.class, NONE))
+                .isInstanceOf(UndecodablePayloadException.class)
+                .hasMessageStartingWith("the body is not a JSON " + Order.class.getName());
+    }
+}

@@ -1,0 +1,463 @@
+package io.github.retrytopology.runtime.consumer;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
+import io.github.retrytopology.runtime.testing.TestVhost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The consumer against a real broker, with tiers of a few hundred milliseconds. */
+class RetryingConsumerIT {
+
+    @RegisterExtension
+    static final TestVhost broker = new TestVhost();
+
+    private static final String EXCHANGE = "test.events";
+    private static RetrySpec spec;
+    private static Service orders;
+    private static Service audit;
+
+    private final List<RetryingConsumer> consumers = new ArrayList<>();
+    private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+    private final Events events = new Events();
+    private Topology topology;
+    private Connection connection;
+    private Channel channel;
+
+    /** One delivery a handler saw. */
+    record Seen(String service, String routingKey, int attempt, Instant at, Object payload) {
+    }
+
+    /** What the listener heard. */
+    static final class Events implements RetryListener {
+        final List<Tier> retries = new CopyOnWriteArrayList<>();
+        final List<Decision.Park> parks = new CopyOnWriteArrayList<>();
+        final List<String> republishFailures = new CopyOnWriteArrayList<>();
+        final List<Integer> redeliveries = new CopyOnWriteArrayList<>();
+        final AtomicInteger successes = new AtomicInteger();
+
+        @Override
+        public void onSuccess(DeliveryContext context) {
+            successes.incrementAndGet();
+        }
+
+        @Override
+        public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
+            retries.add(tier);
+        }
+
+        @Override
+        public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
+            parks.add(park);
+        }
+
+        @Override
+        public void onRepublishFailed(DeliveryContext context, String reason) {
+            republishFailures.add(reason);
+        }
+
+        @Override
+        public void onRedelivery(DeliveryContext context, int deliveryCount) {
+            redeliveries.add(deliveryCount);
+        }
+    }
+
+    @BeforeAll
+    static void loadSpec() throws IOException {
+        spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        orders = spec.service("orders");
+        audit = spec.service("audit");
+    }
+
+    @BeforeEach
+    void declare() throws IOException {
+        topology = broker.declare(spec);
+        connection = broker.connect("retrying-consumer-it");
+        channel = connection.createChannel();
+        channel.confirmSelect();
+    }
+
+    @AfterEach
+    void stopAndDelete() throws Exception {
+        for (RetryingConsumer consumer : consumers) {
+            consumer.stop(Duration.ofSeconds(5));
+        }
+        connection.close();
+        broker.deleteQueues(topology);
+    }
+
+    @Test
+    void acknowledgesAMessageItsHandlerTakes() throws Exception {
+        start(orders, context -> record(context, null));
+
+        publish("order.created", "hello");
+
+        assertThat(seen.poll(10, SECONDS)).extracting(Seen::attempt, Seen::payload).containsExactly(1, null);
+        stopAll();
+        assertThat(events.successes).hasValue(1);
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    @Test
+    void retriesAFailureThroughEachTierAfterItsDelay() throws Exception {
+        start(orders, context -> {
+            record(context, null);
+            if (context.attempt() < 3) {
+                throw new IllegalStateException("not yet");
+            }
+        });
+
+        publish("order.created", "hello");
+
+        Seen first = seen.poll(10, SECONDS);
+        Seen second = seen.poll(10, SECONDS);
+        Seen third = seen.poll(10, SECONDS);
+        assertThat(List.of(first.attempt(), second.attempt(), third.attempt())).containsExactly(1, 2, 3);
+        assertThat(Duration.between(first.at(), second.at())).isBetween(Duration.ofMillis(200), Duration.ofMillis(1_700));
+        assertThat(Duration.between(second.at(), third.at())).isBetween(Duration.ofMillis(400), Duration.ofMillis(1_900));
+        assertThat(third.routingKey()).isEqualTo("order.created");
+        stopAll();
+        assertThat(events.retries).extracting(Tier::number).containsExactly(1, 2);
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    @Test
+    void parksAfterTheLastAttemptWithItsBodyPropertiesAndEveryFailureHeader() throws Exception {
+        start(orders, context -> {
+            record(context, null);
+            throw new IllegalStateException("boom on attempt " + context.attempt());
+        });
+        Date timestamp = new Date(1_700_000_000_000L);
+        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+                .contentType("application/json").contentEncoding("identity").messageId("m-1").correlationId("c-1")
+                .timestamp(timestamp).type("order").appId("shop").headers(Map.of("tenant", "acme")).build();
+
+        publish("order.created", "{\"id\":1}", properties);
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2, 3, 4);
+        assertThat(events.retries).extracting(Tier::number).containsExactly(1, 2, 3);
+        assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.ATTEMPTS_EXHAUSTED);
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":1}");
+        AMQP.BasicProperties kept = parked.getProps();
+        assertThat(kept.getContentType()).isEqualTo("application/json");
+        assertThat(kept.getContentEncoding()).isEqualTo("identity");
+        assertThat(kept.getMessageId()).isEqualTo("m-1");
+        assertThat(kept.getCorrelationId()).isEqualTo("c-1");
+        assertThat(kept.getTimestamp()).isEqualTo(timestamp);
+        assertThat(kept.getType()).isEqualTo("order");
+        assertThat(kept.getAppId()).isEqualTo("shop");
+        assertThat(kept.getDeliveryMode()).isEqualTo(2);
+        assertThat(kept.getHeaders().get("tenant")).hasToString("acme");
+        RetryHeaders headers = RetryHeaders.of(kept.getHeaders());
+        assertThat(headers.attempts()).isEqualTo(4);
+        assertThat(headers.exception()).hasValue(IllegalStateException.class.getName());
+        assertThat(headers.exceptionMessage()).hasValue("boom on attempt 4");
+        assertThat(headers.originalExchange()).hasValue(EXCHANGE);
+        assertThat(headers.originalRoutingKey()).hasValue("order.created");
+        assertThat(headers.firstFailure()).isPresent();
+        assertThat(headers.parkedAt()).isPresent();
+        assertThat(headers.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(headers.failures()).hasSize(4).last().asString().contains("attempt 4", "boom on attempt 4");
+        assertThat(headers.deliveryCount()).isZero();
+        stopAll();
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    @Test
+    void parksANonRetryableFailureAtOnce() throws Exception {
+        start(orders, context -> {
+            record(context, null);
+            throw new IllegalArgumentException("bad input");
+        });
+
+        publish("order.created", "hello");
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.NON_RETRYABLE);
+        assertThat(seen).hasSize(1);
+        assertThat(events.retries).isEmpty();
+        stopAll();
+        assertQueues(Map.of(orders.parkingLot(), 1, audit.queue(), 1));
+    }
+
+    @Test
+    void parksAnUndecodablePayloadAtOnceWithoutCallingItsHandler() throws Exception {
+        start(orders, context -> record(context, null));
+
+        publish("order.42.paid", new byte[] {(byte) 0xC3, (byte) 0x28}, new AMQP.BasicProperties());
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.UNDECODABLE);
+        assertThat(events.parks.get(0).detail()).contains("java.lang.String", "not valid UTF-8");
+        assertThat(seen).isEmpty();
+        stopAll();
+        assertQueues(Map.of(orders.parkingLot(), 1));
+    }
+
+    @Test
+    void decodesATypedPayload() throws Exception {
+        start(orders, context -> record(context, null));
+
+        publish("order.42.paid", "paid in full");
+
+        assertThat(seen.poll(10, SECONDS)).extracting(Seen::routingKey, Seen::payload)
+                .containsExactly("order.42.paid", "paid in full");
+    }
+
+    @Test
+    void parksWhenTheHandlerSaysSoAndRetriesWhenItSaysSo() throws Exception {
+        start(orders, context -> {
+            record(context, null);
+            if (context.attempt() == 1) {
+                throw new RetryMessageException("try again", new IllegalArgumentException("listed, but retried"));
+            }
+            throw new ParkMessageException("a person must look at this");
+        });
+
+        publish("order.created", "hello");
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2);
+        assertThat(events.parks.get(0)).isEqualTo(new Decision.Park(ParkReason.REJECTED,
+                "the handler parked it: a person must look at this"));
+    }
+
+    @Test
+    void parksAMessageThatNoHandlerTakes() throws Exception {
+        start(orders, context -> record(context, null));
+
+        channel.basicPublish("", orders.queue(), null, "stray".getBytes(StandardCharsets.UTF_8));
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.NO_HANDLER);
+        assertThat(seen).isEmpty();
+    }
+
+    @Test
+    void leavesTheOriginalUnackedWhenItsRetryCannotBeRoutedAndLosesNothing() throws Exception {
+        channel.queueDelete(orders.tier(1).queue());
+        start(orders, context -> {
+            record(context, null);
+            throw new IllegalStateException("fails");
+        });
+
+        publish("order.created", "hello");
+
+        await().atMost(10, SECONDS).until(() -> events.republishFailures.size() >= 2);
+        assertThat(events.republishFailures.get(0)).contains("returned", "NO_ROUTE");
+        assertThat(events.retries).isEmpty();
+        stopAll();
+        // Requeued each time; past the quorum queue's delivery limit the broker parks it itself.
+        assertThat(count(orders.queue()) + count(orders.parkingLot())).isEqualTo(1);
+        assertThat(events.redeliveries).isNotEmpty();
+    }
+
+    @Test
+    void retriesReachOnlyTheServiceThatFailedThem() throws Exception {
+        start(orders, context -> {
+            record(context, null);
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("orders fails once");
+            }
+        });
+        start(audit, context -> record(context, null));
+
+        publish("order.created", "hello");
+
+        await().atMost(10, SECONDS).until(() -> events.successes.get() == 2);
+        stopAll();
+        assertThat(seen).filteredOn(delivery -> delivery.service().equals("audit")).hasSize(1);
+        assertThat(seen).filteredOn(delivery -> delivery.service().equals("orders"))
+                .extracting(Seen::attempt).containsExactly(1, 2);
+        assertQueues(Map.of());
+    }
+
+    @Test
+    void stopsOnlyOnceTheDeliveriesInFlightAreAnswered() throws Exception {
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RetryingConsumer consumer = start(orders, context -> {
+            handling.countDown();
+            release.await();
+        });
+        publish("order.created", "hello");
+        assertThat(handling.await(10, SECONDS)).isTrue();
+
+        Thread stopper = new Thread(() -> {
+            try {
+                consumer.stop(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        stopper.start();
+        stopper.join(300);
+        assertThat(stopper.isAlive()).as("stop waits for the delivery in flight").isTrue();
+        release.countDown();
+        stopper.join(10_000);
+
+        assertThat(stopper.isAlive()).isFalse();
+        assertThat(consumer.inFlight()).isZero();
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    @Test
+    void handlesDeliveriesInParallelOnItsConsumers() throws Exception {
+        CountDownLatch allThree = new CountDownLatch(3);
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> {
+            allThree.countDown();
+            allThree.await();
+        })).consumers(3).prefetch(1).listener(events).start();
+        consumers.add(consumer);
+
+        for (int i = 0; i < 3; i++) {
+            publish("order.created", "message " + i);
+        }
+
+        assertThat(allThree.await(10, SECONDS)).as("three deliveries handled at once").isTrue();
+        await().atMost(10, SECONDS).until(() -> events.successes.get() == 3);
+    }
+
+    @Test
+    void redeliversAMessageWhoseConsumerDiedWhileHandlingIt() throws Exception {
+        Connection doomed = broker.connect("doomed");
+        CountDownLatch handling = new CountDownLatch(1);
+        RetryingConsumer dying = RetryingConsumer.builder(doomed, routes(orders, context -> {
+            handling.countDown();
+            new CountDownLatch(1).await();
+        })).listener(events).start();
+        publish("order.created", "hello");
+        assertThat(handling.await(10, SECONDS)).isTrue();
+
+        doomed.abort();
+        start(orders, context -> record(context, null));
+
+        Seen delivered = seen.poll(10, SECONDS);
+        assertThat(delivered.attempt()).isEqualTo(1);
+        assertThat(events.redeliveries).containsExactly(1);
+        stopAll();
+        dying.stop(Duration.ofMillis(100));
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    @Test
+    void recoversItsConnectionAndLosesNoDeliveryInFlight() throws Exception {
+        SeveringSocketFactory network = new SeveringSocketFactory();
+        ConnectionFactory factory = broker.connectionFactory();
+        factory.setSocketFactory(network);
+        Connection recovering = factory.newConnection("recovering");
+        CountDownLatch firstDelivery = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RetryingConsumer consumer = RetryingConsumer.builder(recovering, routes(orders, context -> {
+            record(context, null);
+            if (firstDelivery.getCount() > 0) {
+                firstDelivery.countDown();
+                release.await();
+            }
+        })).listener(events).start();
+        consumers.add(consumer);
+        publish("order.created", "hello");
+        assertThat(firstDelivery.await(10, SECONDS)).isTrue();
+
+        network.sever();
+        release.countDown();
+
+        await().atMost(15, SECONDS).until(() -> seen.size() == 2);
+        await().atMost(10, SECONDS).until(() -> consumer.inFlight() == 0);
+        assertThat(events.redeliveries).containsExactly(1);
+        assertThat(recovering.isOpen()).isTrue();
+        stopAll();
+        recovering.close();
+        assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    private RetryingConsumer start(Service service, MessageHandler handler) throws IOException {
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(service, handler)).listener(events).start();
+        consumers.add(consumer);
+        return consumer;
+    }
+
+    private Routes routes(Service service, MessageHandler handler) {
+        Routes.Builder builder = Routes.builder(service);
+        for (var route : service.routes()) {
+            if (route.payloadType().isPresent()) {
+                builder.on(route.key().value(), String.class, (payload, context) -> {
+                    record(context, payload);
+                });
+            } else {
+                builder.on(route.key().value(), handler);
+            }
+        }
+        return builder.build();
+    }
+
+    private void record(DeliveryContext context, Object payload) {
+        seen.add(new Seen(context.service().name(), context.routingKey(), context.attempt(), Instant.now(), payload));
+    }
+
+    private void stopAll() throws InterruptedException {
+        for (RetryingConsumer consumer : consumers) {
+            assertThat(consumer.stop(Duration.ofSeconds(10))).as("stopped with nothing in flight").isTrue();
+        }
+    }
+
+    private void publish(String routingKey, String body) throws Exception {
+        publish(routingKey, body, new AMQP.BasicProperties.Builder().contentType("text/plain").build());
+    }
+
+    private void publish(String routingKey, String body, AMQP.BasicProperties properties) throws Exception {
+        publish(routingKey, body.getBytes(StandardCharsets.UTF_8), properties);
+    }
+
+    private void publish(String routingKey, byte[] body, AMQP.BasicProperties properties) throws Exception {
+        channel.basicPublish(EXCHANGE, routingKey, true, properties, body);
+        channel.waitForConfirmsOrDie(5_000);
+    }
+
+    private long count(String queue) throws IOException {
+        return channel.messageCount(queue);
+    }
+
+    /** Asserts that every queue of the topology is empty but those given. */
+    private void assertQueues(Map<String, Integer> expected) throws IOException {
+        for (var queue : topology.queues()) {
+            assertThat(count(queue.name())).as("messages in %s", queue.name())
+                    .isEqualTo(expected.getOrDefault(queue.name(), 0).longValue());
+        }
+    }
+
+}

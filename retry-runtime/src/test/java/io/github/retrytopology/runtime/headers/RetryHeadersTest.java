@@ -1,0 +1,182 @@
+package io.github.retrytopology.runtime.headers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.impl.LongStringHelper;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.ParkReason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RetryHeadersTest {
+
+    private static final Instant FIRST = Instant.parse("2026-11-22T10:00:00Z");
+    private static final Instant LATER = FIRST.plusSeconds(30);
+    private static final Envelope FROM_EXCHANGE = new Envelope(7, false, "shop.events", "order.created");
+    private static final Envelope FROM_TIER = new Envelope(8, false, "", "orders");
+    private static final Decision RETRY = new Decision.Retry(1, Duration.ofSeconds(10));
+
+    @Test
+    void aFirstFailureRecordsWhereTheMessageCameFromAndWhatFailed() {
+        Map<String, Object> headers = RetryHeaders.of(Map.of("tenant", "acme"))
+                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+
+        RetryHeaders read = RetryHeaders.of(headers);
+        assertThat(read.attempts()).isEqualTo(1);
+        assertThat(read.originalExchange()).hasValue("shop.events");
+        assertThat(read.originalRoutingKey()).hasValue("order.created");
+        assertThat(read.firstFailure()).hasValue(FIRST);
+        assertThat(read.lastFailure()).hasValue(FIRST);
+        assertThat(read.exception()).hasValue("java.lang.IllegalStateException");
+        assertThat(read.exceptionMessage()).hasValue("boom");
+        assertThat(read.failures()).containsExactly("attempt 1 at " + FIRST + ": java.lang.IllegalStateException: boom");
+        assertThat(read.parkReason()).isEmpty();
+        assertThat(headers).containsEntry("tenant", "acme");
+    }
+
+    @Test
+    void aLaterFailureKeepsTheOriginAndFirstFailureTime() {
+        Map<String, Object> first = RetryHeaders.of(null)
+                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
+        Map<String, Object> second = RetryHeaders.of(asBroker(first))
+                .afterFailure(FROM_TIER, 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
+
+        RetryHeaders read = RetryHeaders.of(second);
+        assertThat(read.attempts()).isEqualTo(2);
+        assertThat(read.originalRoutingKey()).hasValue("order.created");
+        assertThat(read.originalExchange()).hasValue("shop.events");
+        assertThat(read.firstFailure()).hasValue(FIRST);
+        assertThat(read.lastFailure()).hasValue(LATER);
+        assertThat(read.failures()).hasSize(2).last().asString().startsWith("attempt 2 at " + LATER);
+    }
+
+    @Test
+    void dropsTheBrokersDeliveryCount() {
+        Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
+                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+
+        assertThat(headers).doesNotContainKey(RetryHeaders.X_DELIVERY_COUNT);
+    }
+
+    @Test
+    void recordsAParkWithItsReason() {
+        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
+
+        RetryHeaders read = RetryHeaders.of(RetryHeaders.of(null)
+                .afterFailure(FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+
+        assertThat(read.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(read.parkDetail()).hasValue("attempt 4 of 4 failed");
+        assertThat(read.parkedAt()).hasValue(LATER);
+    }
+
+    @Test
+    void boundsTheExceptionMessageAndTheHistory() {
+        Map<String, Object> headers = null;
+        for (int attempt = 1; attempt <= 25; attempt++) {
+            headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+                    new IllegalStateException("x".repeat(5_000)), RETRY, FIRST, 100_000);
+        }
+
+        RetryHeaders read = RetryHeaders.of(headers);
+        assertThat(read.exceptionMessage()).hasValueSatisfying(message ->
+                assertThat(message).hasSize(RetryHeaders.MAX_MESSAGE_LENGTH).endsWith("…"));
+        assertThat(read.failures()).hasSize(RetryHeaders.MAX_HISTORY).first().asString().startsWith("attempt 16 ");
+        assertThat(RetryHeaders.size(headers)).isLessThan(8_000);
+    }
+
+    @Test
+    void dropsTheOldestHistoryFirstToFitASmallFrame() {
+        Map<String, Object> headers = null;
+        for (int attempt = 1; attempt <= 10; attempt++) {
+            headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+                    new IllegalStateException("y".repeat(400)), RETRY, FIRST, 2_000);
+        }
+
+        assertThat(RetryHeaders.size(headers)).isLessThanOrEqualTo(2_000);
+        assertThat(RetryHeaders.of(headers).failures()).isNotEmpty().last().asString().startsWith("attempt 10 ");
+    }
+
+    @Test
+    void aReplayResetsTheAttemptsAndKeepsTheOrigin() {
+        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
+        Map<String, Object> parked = new HashMap<>(RetryHeaders.of(Map.of("tenant", "acme"))
+                .afterFailure(FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+        parked.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
+
+        Map<String, Object> replayed = RetryHeaders.of(asBroker(parked)).forReplay();
+
+        RetryHeaders read = RetryHeaders.of(replayed);
+        assertThat(read.attempts()).isZero();
+        assertThat(read.replays()).isEqualTo(1);
+        assertThat(read.originalRoutingKey()).hasValue("order.created");
+        assertThat(read.exception()).isEmpty();
+        assertThat(read.parkReason()).isEmpty();
+        assertThat(read.deaths()).isEmpty();
+        assertThat(replayed.get("tenant")).hasToString("acme");
+        assertThat(replayed).doesNotContainKey(RetryHeaders.FAILURES);
+    }
+
+    @Test
+    void aReplayOfAMessageTheBrokerParkedTakesItsOriginFromXDeath() {
+        Map<String, Object> parked = Map.of(RetryHeaders.X_DEATH,
+                List.of(death("orders", "delivery_limit", "shop.events", "order.created")),
+                RetryHeaders.X_DELIVERY_COUNT, 0);
+
+        RetryHeaders read = RetryHeaders.of(RetryHeaders.of(parked).forReplay());
+
+        assertThat(read.originalRoutingKey()).hasValue("order.created");
+        assertThat(read.originalExchange()).hasValue("shop.events");
+        assertThat(read.deliveryCount()).isZero();
+    }
+
+    @Test
+    void readsXDeathAsTheBrokerWritesIt() {
+        RetryHeaders read = RetryHeaders.of(Map.of(RetryHeaders.X_DEATH,
+                List.of(death("orders.retry.2", "expired", "", "orders.retry.2"),
+                        death("orders.retry.1", "expired", "", "orders.retry.1"))));
+
+        assertThat(read.deaths()).extracting(RetryHeaders.Death::queue).containsExactly("orders.retry.2", "orders.retry.1");
+        assertThat(read.deaths().get(0).time()).hasValue(FIRST);
+        assertThat(read.deaths().get(0).count()).isEqualTo(2);
+    }
+
+    @Test
+    void republishingKeepsEveryPropertyAndMakesTheMessagePersistent() {
+        AMQP.BasicProperties original = new AMQP.BasicProperties.Builder().contentType("application/json")
+                .messageId("m-1").correlationId("c-1").timestamp(Date.from(FIRST)).deliveryMode(1).priority(3).build();
+
+        AMQP.BasicProperties republished = RetryHeaders.republish(original, Map.of("tenant", "acme"), "p-1");
+
+        assertThat(republished.getContentType()).isEqualTo("application/json");
+        assertThat(republished.getMessageId()).isEqualTo("m-1");
+        assertThat(republished.getCorrelationId()).isEqualTo("c-1");
+        assertThat(republished.getTimestamp()).isEqualTo(Date.from(FIRST));
+        assertThat(republished.getPriority()).isEqualTo(3);
+        assertThat(republished.getDeliveryMode()).isEqualTo(2);
+        assertThat(republished.getHeaders()).containsEntry("tenant", "acme").containsEntry(RetryHeaders.PUBLISH_ID, "p-1");
+    }
+
+    /** Headers as the client reads them back from the broker: strings are LongStrings. */
+    private static Map<String, Object> asBroker(Map<String, Object> headers) {
+        Map<String, Object> read = new HashMap<>();
+        headers.forEach((name, value) -> read.put(name, value instanceof String text
+                ? LongStringHelper.asLongString(text) : value instanceof List<?> list
+                ? list.stream().map(item -> item instanceof String text ? LongStringHelper.asLongString(text) : item).toList()
+                : value));
+        return read;
+    }
+
+    private static Map<String, Object> death(String queue, String reason, String exchange, String routingKey) {
+        return Map.of("queue", LongStringHelper.asLongString(queue), "reason", LongStringHelper.asLongString(reason),
+                "count", 2L, "exchange", LongStringHelper.asLongString(exchange),
+                "routing-keys", List.of(LongStringHelper.asLongString(routingKey)), "time", Date.from(FIRST));
+    }
+}

@@ -1,0 +1,254 @@
+package io.github.retrytopology.runtime.parkinglot;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.RetryRuntimeException;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.TestVhost;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
+
+/** The parking-lot tools against a real broker, as a library and on the command line. */
+class ParkingLotIT {
+
+    @RegisterExtension
+    static final TestVhost broker = new TestVhost();
+
+    private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+    private static final Path SPEC = Path.of("src/test/resources/specs/fast-retries.yml");
+    private static RetrySpec spec;
+    private static Service orders;
+    private static Service audit;
+
+    private Topology topology;
+    private Connection connection;
+    private Channel channel;
+    private ParkingLot parkingLot;
+
+    @BeforeAll
+    static void loadSpec() throws IOException {
+        spec = RetrySpec.load(SPEC);
+        orders = spec.service("orders");
+        audit = spec.service("audit");
+    }
+
+    @BeforeEach
+    void declare() throws IOException {
+        topology = broker.declare(spec);
+        connection = broker.connect("parking-lot-it");
+        channel = connection.createChannel();
+        channel.confirmSelect();
+        parkingLot = ParkingLot.of(connection, orders, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @AfterEach
+    void delete() throws IOException {
+        broker.deleteQueues(topology);
+    }
+
+    @Test
+    void listsParkedMessagesWithTheirHeadersDecodedAndLeavesThemParked() throws Exception {
+        park("order.created", "first", new IllegalStateException("boom"), NOW.minusSeconds(600));
+        park("order.created", "second", new java.io.IOException("disk"), NOW.minusSeconds(60));
+
+        List<ParkedMessage> listed = parkingLot.list(10);
+
+        assertThat(listed).hasSize(2);
+        ParkedMessage first = listed.get(0);
+        assertThat(new String(first.body(), StandardCharsets.UTF_8)).isEqualTo("first");
+        assertThat(first.reason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(first.detail()).isEqualTo("attempt 4 of 4 failed");
+        assertThat(first.routingKey()).hasValue("order.created");
+        assertThat(first.attempts()).isEqualTo(4);
+        assertThat(first.exception()).hasValue("java.lang.IllegalStateException");
+        assertThat(first.exceptionMessage()).hasValue("boom");
+        assertThat(first.parkedAt()).hasValue(NOW.minusSeconds(600));
+        assertThat(parkingLot.count()).isEqualTo(2);
+        assertThat(parkingLot.list(1)).hasSize(1);
+    }
+
+    @Test
+    void replaysToTheServicesOwnQueueWithItsAttemptsReset() throws Exception {
+        park("order.created", "parked", new IllegalStateException("boom"), NOW.minusSeconds(60));
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all(), 10, false);
+
+        assertThat(report.replayed()).isEqualTo(1);
+        assertThat(parkingLot.count()).isZero();
+        assertThat(channel.messageCount(audit.queue())).as("no other service sees it again").isZero();
+        var replayed = channel.basicGet(orders.queue(), true);
+        assertThat(new String(replayed.getBody(), StandardCharsets.UTF_8)).isEqualTo("parked");
+        RetryHeaders headers = RetryHeaders.of(replayed.getProps().getHeaders());
+        assertThat(headers.attempts()).isZero();
+        assertThat(headers.replays()).isEqualTo(1);
+        assertThat(headers.originalRoutingKey()).hasValue("order.created");
+        assertThat(headers.exception()).isEmpty();
+        assertThat(replayed.getProps().getMessageId()).isEqualTo("id-parked");
+    }
+
+    @Test
+    void replaysOnlyWhatTheFilterTakesUpToTheLimit() throws Exception {
+        park("order.created", "old io", new java.io.IOException("disk"), NOW.minusSeconds(3_600));
+        park("order.created", "new io", new java.io.IOException("disk"), NOW.minusSeconds(60));
+        park("order.42.paid", "old state", new IllegalStateException("boom"), NOW.minusSeconds(3_600));
+        park("order.created", "older io", new java.io.IOException("disk"), NOW.minusSeconds(7_200));
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().exception("IOException").olderThan(Duration.ofMinutes(30)),
+                1, false);
+
+        assertThat(report.matched()).isEqualTo(1);
+        assertThat(report.replayed()).isEqualTo(1);
+        assertThat(bodies(orders.queue())).containsExactly("old io");
+        assertThat(parkingLot.list(10)).extracting(message -> new String(message.body(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("new io", "old state", "older io");
+    }
+
+    @Test
+    void filtersByRoutingKeyPattern() throws Exception {
+        park("order.created", "created", new IllegalStateException("boom"), NOW);
+        park("order.42.paid", "paid", new IllegalStateException("boom"), NOW);
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().routingKey("order.*.paid"), 10, false);
+
+        assertThat(report.replayed()).isEqualTo(1);
+        assertThat(bodies(orders.queue())).containsExactly("paid");
+    }
+
+    @Test
+    void aDryRunReplaysNothingAndShowsWhatItWould() throws Exception {
+        park("order.created", "parked", new IllegalStateException("boom"), NOW);
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all(), 10, true);
+
+        assertThat(report.dryRun()).isTrue();
+        assertThat(report.matched()).isEqualTo(1);
+        assertThat(report.replayed()).isZero();
+        assertThat(report.preview()).hasSize(1);
+        assertThat(parkingLot.count()).isEqualTo(1);
+        assertThat(channel.messageCount(orders.queue())).isZero();
+    }
+
+    @Test
+    void keepsAMessageParkedWhenItsServiceQueueIsGone() throws Exception {
+        park("order.created", "parked", new IllegalStateException("boom"), NOW);
+        channel.queueDelete(orders.queue());
+
+        assertThatThrownBy(() -> parkingLot.replay(ReplayFilter.all(), 10, false))
+                .isInstanceOf(RetryRuntimeException.class).hasMessageContaining("does queue orders exist?");
+        assertThat(parkingLot.count()).isEqualTo(1);
+    }
+
+    @Test
+    void purgesForGood() throws Exception {
+        park("order.created", "one", new IllegalStateException("boom"), NOW);
+        park("order.created", "two", new IllegalStateException("boom"), NOW);
+
+        assertThat(parkingLot.purge()).isEqualTo(2);
+        assertThat(parkingLot.count()).isZero();
+    }
+
+    @Test
+    void replayedMessagesAreProcessedOnceTheHandlerIsFixed() throws Exception {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        park("order.created", "parked", new IllegalStateException("boom"), NOW);
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, Routes.builder(orders)
+                .on("order.created", context -> handled.add(context.routingKey() + " attempt " + context.attempt()))
+                .on("order.*.paid", String.class, (payload, context) -> { })
+                .build()).start();
+
+        parkingLot.replay(ReplayFilter.all(), 10, false);
+
+        await().atMost(10, SECONDS).until(() -> handled.size() == 1);
+        consumer.stop(Duration.ofSeconds(5));
+        assertThat(handled).containsExactly("order.created attempt 1");
+        assertThat(parkingLot.count()).isZero();
+    }
+
+    @Test
+    void aPersonOnCallUsesItFromTheCommandLine() throws Exception {
+        park("order.created", "{\"id\":7}", new IllegalStateException("boom"), NOW.minusSeconds(90));
+        String uri = broker.broker().amqpUri(broker.name());
+
+        Result list = run("--uri", uri, "--spec", SPEC.toString(), "list", "orders");
+        Result dryRun = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--exception",
+                "IllegalStateException", "--dry-run");
+        Result refusedPurge = run("--uri", uri, "--spec", SPEC.toString(), "purge", "orders");
+        Result replay = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--older-than", "1m");
+        Result unknown = run("--uri", uri, "--spec", SPEC.toString(), "list", "nobody");
+
+        assertThat(list.exitCode()).isZero();
+        assertThat(list.out()).contains("orders.parking-lot: 1 parked", "attempts-exhausted: attempt 4 of 4 failed",
+                "routing key: order.created", "exception: java.lang.IllegalStateException: boom", "body: {\"id\":7} (8 bytes");
+        assertThat(list.out()).containsPattern("parked \\S+ \\(1m30s ago\\)");
+        assertThat(dryRun.out()).contains("dry run: would replay 1 of 1");
+        assertThat(refusedPurge.exitCode()).isEqualTo(2);
+        assertThat(refusedPurge.err()).contains("purge would delete 1 parked messages of orders for good; run it again with --yes");
+        assertThat(replay.out()).contains("replayed 1 of 1 parked messages looked at to orders");
+        assertThat(unknown.exitCode()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no service 'nobody'; the services are orders, audit");
+        assertThat(channel.messageCount(orders.queue())).isEqualTo(1);
+    }
+
+    record Result(int exitCode, String out, String err) {
+    }
+
+    private Result run(String... arguments) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine command = ParkingLotCommand.commandLine();
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+        ((ParkingLotCommand) command.getCommand()).clock = Clock.fixed(NOW, ZoneOffset.UTC);
+        int exitCode = command.execute(arguments);
+        return new Result(exitCode, out.toString(), err.toString());
+    }
+
+    /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */
+    private void park(String routingKey, String body, Exception failure, Instant parkedAt) throws Exception {
+        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
+        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new Envelope(1, false, "test.events", routingKey),
+                4, failure, park, parkedAt, 100_000);
+        AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
+                .messageId("id-" + body).contentType("application/json").build(), headers, "p");
+        channel.basicPublish("", orders.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(5_000);
+    }
+
+    private List<String> bodies(String queue) throws IOException {
+        List<String> bodies = new java.util.ArrayList<>();
+        for (var response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
+            bodies.add(new String(response.getBody(), StandardCharsets.UTF_8));
+        }
+        return bodies;
+    }
+}

@@ -1,0 +1,111 @@
+package io.github.retrytopology.runtime.testing;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.topology.ManagementApi;
+import io.github.retrytopology.runtime.topology.TopologyDeclarer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A virtual host of its own for one test class, created on the {@link Broker} before its tests and deleted
+ * with everything in it after them, so that runs never see each other's messages.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final TestVhost broker = new TestVhost();
+ * }</pre>
+ */
+public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
+
+    private final List<Connection> connections = new ArrayList<>();
+    private Broker broker;
+    private String name;
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        broker = Broker.shared();
+        name = "test-" + context.getRequiredTestClass().getSimpleName().toLowerCase(Locale.ROOT) + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+        ManagementApi management = broker.management();
+        management.createVhost(name);
+        management.grantAll(name, broker.username());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        synchronized (connections) {
+            for (Connection connection : connections) {
+                if (connection.isOpen()) {
+                    connection.abort();
+                }
+            }
+            connections.clear();
+        }
+        broker.management().deleteVhost(name);
+    }
+
+    /** The virtual host's name. */
+    public String name() {
+        return name;
+    }
+
+    public Broker broker() {
+        return broker;
+    }
+
+    public ManagementApi management() {
+        return broker.management();
+    }
+
+    /** A connection factory for this virtual host, with automatic recovery on. */
+    public ConnectionFactory connectionFactory() {
+        return broker.connectionFactory(name);
+    }
+
+    /** A new connection to this virtual host, closed after the test class. */
+    public Connection connect(String clientName) throws IOException {
+        try {
+            Connection connection = connectionFactory().newConnection(clientName);
+            synchronized (connections) {
+                connections.add(connection);
+            }
+            return connection;
+        } catch (TimeoutException e) {
+            throw new IOException("connecting to " + broker.origin() + " timed out", e);
+        }
+    }
+
+    /** Declares a spec's topology in this virtual host, whatever virtual host the spec names. */
+    public Topology declare(RetrySpec spec) throws IOException {
+        Topology topology = spec.topology().inVhost(name);
+        try (Connection connection = connectionFactory().newConnection("declare")) {
+            TopologyDeclarer.over(connection, management()).declare(topology);
+        } catch (TimeoutException e) {
+            throw new IOException("connecting to " + broker.origin() + " timed out", e);
+        }
+        return topology;
+    }
+
+    /** Deletes every queue of a topology, so that a test can start from nothing. */
+    public void deleteQueues(Topology topology) throws IOException {
+        try (Connection connection = connectionFactory().newConnection("delete")) {
+            Channel channel = connection.createChannel();
+            for (var queue : topology.queues()) {
+                channel.queueDelete(queue.name());
+            }
+        } catch (TimeoutException e) {
+            throw new IOException("connecting to " + broker.origin() + " timed out", e);
+        }
+    }
+}
