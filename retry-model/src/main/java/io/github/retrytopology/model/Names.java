@@ -30,6 +30,10 @@ public final class Names {
     /** The generated class that holds every name and policy as constants. */
     public static final String TOPOLOGY_CLASS = "RetryTopology";
 
+    /** The constants of the generated topology class besides one per service, which no service may take. */
+    public static final Set<String> TOPOLOGY_CONSTANTS =
+            Set.of("SPEC", "VHOST", "EXCHANGE", "DEFINITIONS", "VHOST_DEFINITIONS", "DIAGRAM");
+
     /** Handler names the generated handler interface cannot use as methods. */
     public static final Set<String> RESERVED_HANDLER_NAMES = Set.of(
             // Members of java.lang.Object, which an implementation would overload confusingly.

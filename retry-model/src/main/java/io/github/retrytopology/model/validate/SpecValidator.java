@@ -321,6 +321,10 @@ public final class SpecValidator {
                 if (javaType.equals(Names.TOPOLOGY_CLASS)) {
                     problems.report(name, ProblemCode.NAME_COLLISION, "service '" + name.value() + "' would be the "
                             + "Java type " + javaType + ", which is the generated topology class; rename it");
+                } else if (Names.TOPOLOGY_CONSTANTS.contains(Names.constant(name.value()))) {
+                    problems.report(name, ProblemCode.NAME_COLLISION, "service '" + name.value() + "' would be the "
+                            + "constant " + Names.constant(name.value()) + ", which the generated topology class "
+                            + "already has; rename it");
                 } else if (first != null) {
                     problems.report(name, ProblemCode.NAME_COLLISION, "services '" + name.value() + "' and '"
                             + first.value() + "' (line " + first.position().line() + ") both become the Java type "

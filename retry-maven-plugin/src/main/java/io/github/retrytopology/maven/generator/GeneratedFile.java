@@ -1,0 +1,24 @@
+package io.github.retrytopology.maven.generator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * One generated file, in memory until every file has been rendered.
+ *
+ * @param path where it goes
+ * @param content its bytes: UTF-8 with LF line ends
+ */
+public record GeneratedFile(Path path, byte[] content) {
+
+    public GeneratedFile {
+        requireNonNull(path, "path");
+        requireNonNull(content, "content");
+    }
+
+    static GeneratedFile of(Path path, String text) {
+        return new GeneratedFile(path, text.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,26 @@
+package io.github.retrytopology.maven.generator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+
+/**
+ * What to generate, and where: everything the generator needs, in one value.
+ *
+ * @param spec the {@code retry.yml}
+ * @param javaOutput the directory of the generated Java sources
+ * @param resourceOutput the directory of the generated definitions and diagram
+ * @param generatorVersion the plugin's version; a new version regenerates everything
+ */
+public record GenerationRequest(Path spec, Path javaOutput, Path resourceOutput, String generatorVersion) {
+
+    public GenerationRequest {
+        requireNonNull(spec, "spec");
+        requireNonNull(javaOutput, "javaOutput");
+        requireNonNull(resourceOutput, "resourceOutput");
+        requireNonNull(generatorVersion, "generatorVersion");
+        spec = spec.toAbsolutePath().normalize();
+        javaOutput = javaOutput.toAbsolutePath().normalize();
+        resourceOutput = resourceOutput.toAbsolutePath().normalize();
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.retrytopology.maven.generator;
+
+import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The variables of {@code handler.java.ftl}: the handler interface of one service. */
+public final class HandlerSource {
+
+    static final String TEMPLATE = "handler.java.ftl";
+
+    private HandlerSource() {
+    }
+
+    /**
+     * @param javaPackage the package
+     * @param imports the imports, sorted
+     * @param generated how to write the {@code @Generated} annotation
+     * @param generator the generator's name in it
+     * @param name the interface's name
+     * @param serviceDoc the service's name for Javadoc
+     * @param queueDoc the service's queue for Javadoc
+     * @param policyDoc its retry policy in a sentence, for Javadoc, in lines
+     * @param sourceDoc the spec file's name, for Javadoc
+     * @param deliveryContext how to write {@code DeliveryContext}
+     * @param routes how to write {@code Routes}
+     * @param serviceConstant how to write the service's constant, such as {@code RetryTopology.CDN_PURGE}
+     * @param methods one per routing key, in the spec's order
+     */
+    public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
+            String serviceDoc, String queueDoc, List<String> policyDoc, String sourceDoc, String deliveryContext,
+            String routes, String serviceConstant, List<Method> methods) {
+    }
+
+    /**
+     * @param name the method's name
+     * @param key the routing key
+     * @param keyDoc the routing key for Javadoc
+     * @param typed whether the method takes a decoded payload
+     * @param payloadType how to write the payload type; empty if not typed
+     * @param payloadDoc the payload type for Javadoc; empty if not typed
+     */
+    public record Method(String name, String key, String keyDoc, boolean typed, String payloadType, String payloadDoc) {
+    }
+
+    static GeneratedFile render(RetrySpec spec, Service service, java.nio.file.Path directory, String generator,
+            String sourceName) {
+        String name = service.handlerInterface();
+        Imports imports = new Imports(spec.javaPackage(), List.of(name));
+        String generated = imports.reference("javax.annotation.processing.Generated");
+        String deliveryContext = imports.reference("io.github.retrytopology.runtime.consumer.DeliveryContext");
+        String routes = imports.reference("io.github.retrytopology.runtime.consumer.Routes");
+        String topology = imports.reference(spec.javaPackage() + "." + Names.TOPOLOGY_CLASS);
+        List<Method> methods = new ArrayList<>();
+        for (Route route : service.routes()) {
+            String payload = route.payloadType().map(imports::reference).orElse("");
+            String payloadDoc = route.payloadType().map(type -> Javadoc.code(Names.sourceName(type))).orElse("");
+            methods.add(new Method(route.handler(), route.key().value(), Javadoc.code(route.key().value()),
+                    route.payloadType().isPresent(), payload, payloadDoc));
+        }
+        Variables variables = new Variables(spec.javaPackage(), imports.imports(), generated, generator, name,
+                Javadoc.code(service.name()), Javadoc.code(service.queue()),
+                Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110),
+                Javadoc.text(sourceName), deliveryContext, routes, topology + "." + service.constant(), methods);
+        return GeneratedFile.of(directory.resolve(name + ".java"), Templates.java(TEMPLATE, variables));
+    }
+}

@@ -1,0 +1,42 @@
+<#-- The handler interface of one service. Variables: HandlerSource.Variables. -->
+package ${javaPackage};
+
+<#list imports as imported>
+import ${imported};
+</#list>
+
+/**
+ * Handles the messages of service ${serviceDoc}, which consumes queue ${queueDoc}.
+ *
+<#list policyDoc as line>
+ * <#if line?is_first><p></#if>${line}
+</#list>
+ *
+ * <p>Implement one method per routing key, then consume with
+ * {@code RetryingConsumer.builder(connection, ${name}.routes(handler)).start()}. A method that returns
+ * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ *
+ * <p>Generated from ${sourceDoc}; do not edit.
+ */
+@${generated}(${generator?c})
+public interface ${name} {
+<#list methods as method>
+
+    /**
+     * Handles the messages routed with ${method.keyDoc}<#if method.typed>, decoded into ${method.payloadDoc}</#if>.
+     */
+    void ${method.name}(<#if method.typed>${method.payloadType} payload, </#if>${deliveryContext} context) throws Exception;
+</#list>
+
+    /**
+     * Routes the messages of this service to {@code handler}: each to the first of its routing keys, in the
+     * order the spec lists them, that matches.
+     */
+    static ${routes} routes(${name} handler) {
+        return ${routes}.builder(${serviceConstant})
+<#list methods as method>
+                .on(${method.key?c}, <#if method.typed>${method.payloadType}.class, </#if>handler::${method.name})
+</#list>
+                .build();
+    }
+}

@@ -1,0 +1,189 @@
+package io.github.retrytopology.maven.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.retrytopology.maven.output.GeneratedOutput;
+import io.github.retrytopology.model.read.InvalidSpecException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Generation is deterministic and incremental, and never leaves half an output behind. */
+class GeneratorTest {
+
+    private static final String TWO_SERVICES = """
+            version: 1
+            package: com.acme.shop
+            exchange: shop.events
+            defaults: {maxAttempts: 3, delays: [1s, 5s]}
+            services:
+              invoicing:
+                routingKeys: [order.placed]
+              warehouse:
+                routingKeys: [order.placed]
+            """;
+
+    @TempDir
+    Path project;
+
+    private Path spec;
+    private GenerationRequest request;
+    private final Generator generator = new Generator();
+
+    @BeforeEach
+    void writeSpec() throws IOException {
+        spec = project.resolve("retry.yml");
+        Files.writeString(spec, TWO_SERVICES);
+        request = new GenerationRequest(spec, project.resolve("target/java"), project.resolve("target/resources"), "1.0");
+    }
+
+    @Test
+    void writesEveryFileOnTheFirstRun() throws IOException {
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.upToDate()).isFalse();
+        assertThat(result.written()).extracting(path -> path.getFileName().toString()).containsExactlyInAnyOrder(
+                "RetryTopology.java", "InvoicingHandler.java", "WarehouseHandler.java",
+                "definitions.json", "definitions.vhost.json", "topology.md");
+        assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).isRegularFile();
+    }
+
+    @Test
+    void doesNothingWhenNothingChanged() throws IOException {
+        generator.generate(request);
+        Map<Path, FileTime> before = modificationTimes();
+
+        GenerationResult again = generator.generate(request);
+
+        assertThat(again.upToDate()).isTrue();
+        assertThat(modificationTimes()).isEqualTo(before);
+    }
+
+    @Test
+    void rewritesOnlyTheFilesWhoseBytesChange() throws IOException {
+        generator.generate(request);
+        Map<Path, FileTime> before = ageEveryFile();
+
+        Files.writeString(spec, TWO_SERVICES.replace("invoicing:\n    routingKeys: [order.placed]",
+                "invoicing:\n    routingKeys: [order.placed, order.cancelled]"));
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.written()).extracting(path -> path.getFileName().toString()).containsExactlyInAnyOrder(
+                "RetryTopology.java", "InvoicingHandler.java", "definitions.json", "definitions.vhost.json", "topology.md");
+        Path untouched = result.unchanged().get(0);
+        assertThat(untouched.getFileName()).hasToString("WarehouseHandler.java");
+        assertThat(Files.getLastModifiedTime(untouched)).isEqualTo(before.get(untouched));
+    }
+
+    @Test
+    void deletesTheFilesOfARemovedService() throws IOException {
+        generator.generate(request);
+
+        Files.writeString(spec, TWO_SERVICES.replace("  warehouse:\n    routingKeys: [order.placed]\n", ""));
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.deleted()).extracting(path -> path.getFileName().toString())
+                .containsExactly("WarehouseHandler.java");
+        assertThat(files()).noneMatch(path -> path.endsWith("WarehouseHandler.java"));
+    }
+
+    @Test
+    void generatesAgainWhenAFileWasDeletedOrThePluginChanged() throws IOException {
+        generator.generate(request);
+        Path handler = request.javaOutput().resolve("com/acme/shop/InvoicingHandler.java");
+        Files.delete(handler);
+
+        assertThat(generator.generate(request).written()).containsExactly(handler);
+        GenerationRequest newerPlugin = new GenerationRequest(spec, request.javaOutput(), request.resourceOutput(), "1.1");
+        assertThat(generator.generate(newerPlugin).upToDate()).isFalse();
+    }
+
+    @Test
+    void producesTheSameBytesEveryTime() throws IOException {
+        generator.generate(request);
+        Map<Path, byte[]> first = contents();
+        deleteOutput();
+
+        generator.generate(request);
+
+        Map<Path, byte[]> second = contents();
+        assertThat(second.keySet()).isEqualTo(first.keySet());
+        first.forEach((path, bytes) -> assertThat(second.get(path)).as("%s", path).isEqualTo(bytes));
+        first.forEach((path, bytes) -> {
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            assertThat(text).as("%s", path).doesNotContain("\r").endsWith("\n").doesNotContainPattern("20\\d\\d-\\d\\d-\\d\\d");
+        });
+    }
+
+    @Test
+    void anInvalidSpecLeavesTheOutputAsItWasAndForgetsTheStamp() throws IOException {
+        generator.generate(request);
+        Map<Path, byte[]> before = contents();
+
+        Files.writeString(spec, TWO_SERVICES.replace("maxAttempts: 3", "maxAttempts: 0"));
+
+        assertThatThrownBy(() -> generator.generate(request)).isInstanceOf(InvalidSpecException.class)
+                .hasMessageContaining("[bad-max-attempts]");
+        assertThat(contents().keySet()).isEqualTo(before.keySet());
+        assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).doesNotExist();
+    }
+
+    @Test
+    void anInvalidSpecOnAFreshProjectWritesNothing() throws IOException {
+        Files.writeString(spec, "version: 1\nservices: {}\n");
+
+        assertThatThrownBy(() -> generator.generate(request)).isInstanceOf(InvalidSpecException.class);
+
+        assertThat(request.javaOutput()).doesNotExist();
+        assertThat(request.resourceOutput()).doesNotExist();
+    }
+
+    private Map<Path, FileTime> modificationTimes() throws IOException {
+        Map<Path, FileTime> times = new HashMap<>();
+        for (Path path : files()) {
+            times.put(path, Files.getLastModifiedTime(path));
+        }
+        return times;
+    }
+
+    /** Sets every file's time an hour back, so that a rewrite shows even within the file system's resolution. */
+    private Map<Path, FileTime> ageEveryFile() throws IOException {
+        FileTime past = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+        for (Path path : files()) {
+            Files.setLastModifiedTime(path, past);
+        }
+        return modificationTimes();
+    }
+
+    private Map<Path, byte[]> contents() throws IOException {
+        Map<Path, byte[]> contents = new HashMap<>();
+        for (Path path : files()) {
+            if (!path.endsWith(GeneratedOutput.STAMP)) {
+                contents.put(path, Files.readAllBytes(path));
+            }
+        }
+        return contents;
+    }
+
+    private List<Path> files() throws IOException {
+        try (Stream<Path> walk = Files.walk(project.resolve("target"))) {
+            return walk.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    private void deleteOutput() throws IOException {
+        try (Stream<Path> walk = Files.walk(project.resolve("target"))) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package com.acme.orders.retry;
+
+import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.Routes;
+import javax.annotation.processing.Generated;
+
+/**
+ * Handles the messages of service <code>email</code>, which consumes queue <code>email</code>.
+ *
+ * <p>Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the parking lot. Parked at once:
+ * com.acme.orders.InvalidOrderException.
+ *
+ * <p>Implement one method per routing key, then consume with
+ * {@code RetryingConsumer.builder(connection, EmailHandler.routes(handler)).start()}. A method that returns
+ * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ *
+ * <p>Generated from order-platform.yml; do not edit.
+ */
+@Generated("io.github.retrytopology:retry-maven-plugin")
+public interface EmailHandler {
+
+    /**
+     * Handles the messages routed with <code>order.created</code>.
+     */
+    void orderCreated(DeliveryContext context) throws Exception;
+
+    /**
+     * Handles the messages routed with <code>order.paid</code>.
+     */
+    void orderPaid(DeliveryContext context) throws Exception;
+
+    /**
+     * Routes the messages of this service to {@code handler}: each to the first of its routing keys, in the
+     * order the spec lists them, that matches.
+     */
+    static Routes routes(EmailHandler handler) {
+        return Routes.builder(RetryTopology.EMAIL)
+                .on("order.created", handler::orderCreated)
+                .on("order.paid", handler::orderPaid)
+                .build();
+    }
+}

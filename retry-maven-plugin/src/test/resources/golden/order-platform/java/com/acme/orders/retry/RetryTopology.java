@@ -1,0 +1,207 @@
+package com.acme.orders.retry;
+
+import io.github.retrytopology.model.QueueSettings;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.RetryPolicy;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import javax.annotation.processing.Generated;
+
+/**
+ * Every name and retry policy of the services of exchange <code>orders.events</code>, so that no code
+ * writes a queue name.
+ *
+ * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service. The nested classes hold
+ * each service's queue names as strings.
+ *
+ * <p>Generated from order-platform.yml; do not edit.
+ */
+@Generated("io.github.retrytopology:retry-maven-plugin")
+public final class RetryTopology {
+
+    /** The virtual host. */
+    public static final String VHOST = "orders";
+
+    /** The topic exchange that publishers use. */
+    public static final String EXCHANGE = "orders.events";
+
+    /**
+     * The resource beside this class that holds the definitions for {@code POST /api/definitions},
+     * {@code rabbitmqctl import_definitions} and the management UI.
+     */
+    public static final String DEFINITIONS = "definitions.json";
+
+    /** The resource beside this class that holds the definitions for {@code POST /api/definitions/{vhost}}. */
+    public static final String VHOST_DEFINITIONS = "definitions.vhost.json";
+
+    /** The resource beside this class that pictures the topology, as Markdown with a Mermaid diagram. */
+    public static final String DIAGRAM = "topology.md";
+
+    /**
+     * Service <code>email</code>. Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the parking
+     * lot. Parked at once: com.acme.orders.InvalidOrderException.
+     */
+    public static final Service EMAIL = new Service(
+            "email",
+            List.of(
+                    Route.of("order.created", "orderCreated"),
+                    Route.of("order.paid", "orderPaid")),
+            new RetryPolicy(
+                    6,
+                    Backoff.delays(
+                            Duration.ofSeconds(10),
+                            Duration.ofSeconds(100),
+                            Duration.ofHours(1),
+                            Duration.ofHours(2),
+                            Duration.ofHours(10)),
+                    List.of("com.acme.orders.InvalidOrderException")),
+            QueueType.QUORUM);
+
+    /**
+     * Service <code>ticketing</code>. Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the
+     * parking lot. Parked at once: com.acme.orders.InvalidOrderException.
+     */
+    public static final Service TICKETING = new Service(
+            "ticketing",
+            List.of(
+                    Route.of("order.*", "orderEvent", "com.acme.orders.OrderEvent")),
+            new RetryPolicy(
+                    6,
+                    Backoff.delays(
+                            Duration.ofSeconds(10),
+                            Duration.ofSeconds(100),
+                            Duration.ofHours(1),
+                            Duration.ofHours(2),
+                            Duration.ofHours(10)),
+                    List.of("com.acme.orders.InvalidOrderException")),
+            QueueType.QUORUM);
+
+    /**
+     * Service <code>finance</code>. Up to 8 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h, that last
+     * delay repeating; then the parking lot. Parked at once: com.acme.orders.InvalidOrderException.
+     */
+    public static final Service FINANCE = new Service(
+            "finance",
+            List.of(
+                    Route.of("order.completed", "orderCompleted", "com.acme.orders.OrderEvent"),
+                    Route.of("order.refunded", "orderRefunded")),
+            new RetryPolicy(
+                    8,
+                    Backoff.delays(
+                            Duration.ofSeconds(10),
+                            Duration.ofSeconds(100),
+                            Duration.ofHours(1),
+                            Duration.ofHours(2),
+                            Duration.ofHours(10)),
+                    List.of("com.acme.orders.InvalidOrderException")),
+            QueueType.QUORUM);
+
+    /** The whole spec: every service of the exchange. */
+    public static final RetrySpec SPEC = new RetrySpec(
+            "com.acme.orders.retry",
+            VHOST,
+            EXCHANGE,
+            QueueSettings.POLICIES,
+            List.of(EMAIL, TICKETING, FINANCE));
+
+    /** The queues of service <code>email</code>. */
+    public static final class Email {
+
+        /** The queue the service consumes. */
+        public static final String QUEUE = "email";
+
+        /** Tier 1: failed messages wait 10s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_1 = "email.retry.1";
+
+        /** Tier 2: failed messages wait 1m40s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_2 = "email.retry.2";
+
+        /** Tier 3: failed messages wait 1h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_3 = "email.retry.3";
+
+        /** Tier 4: failed messages wait 2h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_4 = "email.retry.4";
+
+        /** Tier 5: failed messages wait 10h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_5 = "email.retry.5";
+
+        /** Where its messages go when they will not be retried. */
+        public static final String PARKING_LOT = "email.parking-lot";
+
+        /** Deliveries in all, the first included. */
+        public static final int MAX_ATTEMPTS = 6;
+
+        private Email() {
+        }
+    }
+
+    /** The queues of service <code>ticketing</code>. */
+    public static final class Ticketing {
+
+        /** The queue the service consumes. */
+        public static final String QUEUE = "ticketing";
+
+        /** Tier 1: failed messages wait 10s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_1 = "ticketing.retry.1";
+
+        /** Tier 2: failed messages wait 1m40s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_2 = "ticketing.retry.2";
+
+        /** Tier 3: failed messages wait 1h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_3 = "ticketing.retry.3";
+
+        /** Tier 4: failed messages wait 2h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_4 = "ticketing.retry.4";
+
+        /** Tier 5: failed messages wait 10h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_5 = "ticketing.retry.5";
+
+        /** Where its messages go when they will not be retried. */
+        public static final String PARKING_LOT = "ticketing.parking-lot";
+
+        /** Deliveries in all, the first included. */
+        public static final int MAX_ATTEMPTS = 6;
+
+        private Ticketing() {
+        }
+    }
+
+    /** The queues of service <code>finance</code>. */
+    public static final class Finance {
+
+        /** The queue the service consumes. */
+        public static final String QUEUE = "finance";
+
+        /** Tier 1: failed messages wait 10s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_1 = "finance.retry.1";
+
+        /** Tier 2: failed messages wait 1m40s here, then return to {@link #QUEUE}. */
+        public static final String RETRY_2 = "finance.retry.2";
+
+        /** Tier 3: failed messages wait 1h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_3 = "finance.retry.3";
+
+        /** Tier 4: failed messages wait 2h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_4 = "finance.retry.4";
+
+        /** Tier 5: failed messages wait 10h here, then return to {@link #QUEUE}. */
+        public static final String RETRY_5 = "finance.retry.5";
+
+        /** Where its messages go when they will not be retried. */
+        public static final String PARKING_LOT = "finance.parking-lot";
+
+        /** Deliveries in all, the first included. */
+        public static final int MAX_ATTEMPTS = 8;
+
+        private Finance() {
+        }
+    }
+
+    private RetryTopology() {
+    }
+}

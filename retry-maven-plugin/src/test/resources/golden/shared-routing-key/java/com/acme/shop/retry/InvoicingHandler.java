@@ -1,0 +1,35 @@
+package com.acme.shop.retry;
+
+import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.Routes;
+import javax.annotation.processing.Generated;
+
+/**
+ * Handles the messages of service <code>invoicing</code>, which consumes queue <code>invoicing</code>.
+ *
+ * <p>Up to 3 attempts, the retries waiting 1s and 5s; then the parking lot.
+ *
+ * <p>Implement one method per routing key, then consume with
+ * {@code RetryingConsumer.builder(connection, InvoicingHandler.routes(handler)).start()}. A method that returns
+ * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ *
+ * <p>Generated from shared-routing-key.yml; do not edit.
+ */
+@Generated("io.github.retrytopology:retry-maven-plugin")
+public interface InvoicingHandler {
+
+    /**
+     * Handles the messages routed with <code>order.placed</code>.
+     */
+    void orderPlaced(DeliveryContext context) throws Exception;
+
+    /**
+     * Routes the messages of this service to {@code handler}: each to the first of its routing keys, in the
+     * order the spec lists them, that matches.
+     */
+    static Routes routes(InvoicingHandler handler) {
+        return Routes.builder(RetryTopology.INVOICING)
+                .on("order.placed", handler::orderPlaced)
+                .build();
+    }
+}
