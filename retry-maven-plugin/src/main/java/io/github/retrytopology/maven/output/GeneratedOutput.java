@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -59,9 +61,17 @@ public final class GeneratedOutput {
         invalidate();
         List<Path> written = new ArrayList<>();
         List<Path> unchanged = new ArrayList<>();
+        Set<Path> directories = new HashSet<>();
         for (int i = 0; i < paths.size(); i++) {
             Path path = paths.get(i);
-            if (sameBytes(path, contents.get(i))) {
+            if (directories.add(path.getParent())) {
+                Files.createDirectories(path.getParent());
+            }
+            if (!Files.exists(path)) {
+                // Nothing to replace; without the stamp, a file cut short is rewritten by the next run.
+                Files.write(path, contents.get(i), StandardOpenOption.CREATE_NEW);
+                written.add(path);
+            } else if (sameBytes(path, contents.get(i))) {
                 unchanged.add(path);
             } else {
                 replace(path, contents.get(i));
@@ -103,10 +113,10 @@ public final class GeneratedOutput {
     }
 
     private static boolean sameBytes(Path path, byte[] content) throws IOException {
-        return Files.isRegularFile(path) && Files.size(path) == content.length
-                && Arrays.equals(Files.readAllBytes(path), content);
+        return Files.size(path) == content.length && Arrays.equals(Files.readAllBytes(path), content);
     }
 
+    /** Replaces a file in one step, so that no reader ever sees it half written. */
     private static void replace(Path path, byte[] content) throws IOException {
         Files.createDirectories(path.getParent());
         Path temporary = Files.createTempFile(path.getParent(), "." + path.getFileName(), ".tmp");
