@@ -34,10 +34,9 @@ public final class JacksonPayloadCodec implements PayloadCodec {
         try {
             return mapper.readValue(body, type);
         } catch (JacksonException e) {
-            throw new UndecodablePayloadException("the body is not a JSON " + type.getName() + ": "
-                    + e.getOriginalMessage(), e);
+            throw new UndecodablePayloadException("invalid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
-            throw new UndecodablePayloadException("the body could not be read as JSON: " + e.getMessage(), e);
+            throw new UndecodablePayloadException("unreadable JSON: " + e.getMessage(), e);
         }
     }
 }

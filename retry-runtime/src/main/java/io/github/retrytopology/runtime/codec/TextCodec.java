@@ -38,7 +38,7 @@ final class TextCodec implements PayloadCodec {
                     .toString();
             return type.cast(text);
         } catch (CharacterCodingException e) {
-            throw new UndecodablePayloadException("the body is not valid " + charset.name() + " text", e);
+            throw new UndecodablePayloadException("not valid " + charset.name() + " text", e);
         }
     }
 
@@ -54,7 +54,7 @@ final class TextCodec implements PayloadCodec {
         try {
             return Charset.forName(name);
         } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-            throw new UndecodablePayloadException("the content type names charset '" + name + "', which this JVM lacks", e);
+            throw new UndecodablePayloadException("the content type names charset " + name + ", which this JVM lacks", e);
         }
     }
 }

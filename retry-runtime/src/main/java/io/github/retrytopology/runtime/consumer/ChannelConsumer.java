@@ -128,8 +128,8 @@ final class ChannelConsumer extends DefaultConsumer {
             return;
         } catch (UndecodablePayloadException e) {
             failure = e;
-            decision = new Decision.Park(ParkReason.UNDECODABLE, "the body is not a "
-                    + dispatch.get().route().payloadType().orElse("payload") + ": " + e.getMessage());
+            decision = new Decision.Park(ParkReason.UNDECODABLE, "cannot decode the body into "
+                    + dispatch.get().route().payloadType().orElse("its payload") + ": " + e.getMessage());
         } catch (ParkMessageException e) {
             failure = e;
             decision = new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + e.getMessage());

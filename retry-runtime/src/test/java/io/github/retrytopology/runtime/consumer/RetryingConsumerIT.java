@@ -222,7 +222,7 @@ class RetryingConsumerIT {
 
         await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.UNDECODABLE);
-        assertThat(events.parks.get(0).detail()).contains("java.lang.String", "not valid UTF-8");
+        assertThat(events.parks.get(0).detail()).isEqualTo("cannot decode the body into java.lang.String: not valid UTF-8 text");
         assertThat(seen).isEmpty();
         stopAll();
         assertQueues(Map.of(orders.parkingLot(), 1));

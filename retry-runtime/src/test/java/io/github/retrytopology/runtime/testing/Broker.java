@@ -36,11 +36,13 @@ public final class Broker {
     private final URI amqp;
     private final URI management;
     private final String origin;
+    private final boolean local;
 
-    private Broker(URI amqp, URI management, String origin) {
+    private Broker(URI amqp, URI management, String origin, boolean local) {
         this.amqp = amqp;
         this.management = management;
         this.origin = origin;
+        this.local = local;
     }
 
     /** The broker of this JVM, found on first use. */
@@ -59,7 +61,8 @@ public final class Broker {
                 throw new IllegalStateException("set both " + AMQP_URI_VARIABLE + " and " + MANAGEMENT_URI_VARIABLE
                         + ", or neither");
             }
-            return new Broker(URI.create(amqp), URI.create(management), "the environment (" + AMQP_URI_VARIABLE + ")");
+            return new Broker(URI.create(amqp), URI.create(management), "the environment (" + AMQP_URI_VARIABLE + ")",
+                    false);
         }
         if (DockerClientFactory.instance().isDockerAvailable()) {
             RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(IMAGE));
@@ -68,7 +71,7 @@ public final class Broker {
                     container.getAdminPassword());
             URI managementUri = withCredentials(URI.create(container.getHttpUrl()), container.getAdminUsername(),
                     container.getAdminPassword());
-            return new Broker(amqpUri, managementUri, "a Testcontainers " + IMAGE + " container");
+            return new Broker(amqpUri, managementUri, "a Testcontainers " + IMAGE + " container", false);
         }
         if (answers(LOCAL_AMQP)) {
             if (!answers(LOCAL_MANAGEMENT)) {
@@ -76,7 +79,7 @@ public final class Broker {
                         + "does not at 127.0.0.1:15672; the tests need it. Enable it with: "
                         + "rabbitmq-plugins enable rabbitmq_management");
             }
-            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672");
+            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672", true);
         }
         throw new IllegalStateException("""
                 No RabbitMQ broker for the tests. Provide one of:
@@ -91,6 +94,11 @@ public final class Broker {
     /** Where the broker came from, for failure messages. */
     public String origin() {
         return origin;
+    }
+
+    /** Whether this is the machine's own broker, which {@code rabbitmqctl} on this machine reaches. */
+    public boolean isLocal() {
+        return local;
     }
 
     /** The management API, as the broker's administrator. */

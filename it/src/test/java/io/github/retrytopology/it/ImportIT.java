@@ -1,0 +1,115 @@
+package io.github.retrytopology.it;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.it.scenarios.RetryTopology;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.testing.BrokerTopology;
+import io.github.retrytopology.runtime.testing.TestVhost;
+import io.github.retrytopology.runtime.topology.ManagementApi;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The definitions the plugin generated in this build, imported the ways operators import them; afterwards the
+ * broker holds exactly the topology the model describes.
+ */
+class ImportIT {
+
+    @RegisterExtension
+    static final TestVhost broker = new TestVhost();
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void importedPerVhostThroughTheManagementApi() throws Exception {
+        String vhost = broker.name() + "-per-vhost";
+        ManagementApi management = broker.management();
+        try {
+            management.createVhost(vhost);
+            management.importDefinitions(vhost, Scenarios.generated(RetryTopology.class, RetryTopology.VHOST_DEFINITIONS));
+
+            BrokerTopology.assertHolds(management, RetryTopology.SPEC.topology().inVhost(vhost));
+        } finally {
+            management.deleteVhost(vhost);
+        }
+    }
+
+    @Test
+    void importedWholeThroughTheManagementApi() throws Exception {
+        String vhost = broker.name() + "-whole";
+        ManagementApi management = broker.management();
+        try {
+            management.importDefinitions(inVhost(vhost));
+
+            BrokerTopology.assertHolds(management, RetryTopology.SPEC.topology().inVhost(vhost));
+        } finally {
+            management.deleteVhost(vhost);
+        }
+    }
+
+    @Test
+    void importedWithRabbitmqctl() throws Exception {
+        assumeTrue(broker.broker().isLocal() && onPath("rabbitmqctl"),
+                "rabbitmqctl reaches only a broker on this machine; the management API imports are tested anyway");
+        String vhost = broker.name() + "-rabbitmqctl";
+        ManagementApi management = broker.management();
+        Topology topology = RetryTopology.SPEC.topology().inVhost(vhost);
+        // Readable by all: rabbitmqctl may run as the broker's user. (Its "-" for standard input fails the same way.)
+        Path file = Files.createTempFile("definitions", ".json",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+        try {
+            Files.writeString(file, inVhost(vhost));
+            Process process = new ProcessBuilder("rabbitmqctl", "import_definitions", file.toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as("rabbitmqctl said:%n%s", output).isZero();
+
+            await().atMost(30, SECONDS).until(() -> BrokerTopology.hasEveryQueue(management, topology));
+            BrokerTopology.assertHolds(management, topology);
+        } finally {
+            Files.deleteIfExists(file);
+            management.deleteVhost(vhost);
+        }
+    }
+
+    /**
+     * The generated whole-cluster definitions, with every vhost field set to {@code vhost}: the test imports into
+     * a vhost of its own, where an operator imports the file as it is.
+     */
+    private static String inVhost(String vhost) throws IOException {
+        JsonNode definitions = JSON.readTree(Scenarios.generated(RetryTopology.class, RetryTopology.DEFINITIONS));
+        assertThat(definitions.path("vhosts")).hasSize(1);
+        ((ObjectNode) definitions.path("vhosts").get(0)).put("name", vhost);
+        for (String kind : new String[] {"exchanges", "queues", "bindings", "policies"}) {
+            definitions.path(kind).forEach(element -> ((ObjectNode) element).put("vhost", vhost));
+        }
+        return JSON.writeValueAsString(definitions);
+    }
+
+    private static boolean onPath(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String directory : path.split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(directory, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
