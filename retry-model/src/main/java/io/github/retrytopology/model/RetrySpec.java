@@ -8,6 +8,7 @@ import io.github.retrytopology.model.read.SpecReader;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.model.validate.SpecValidator;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -56,7 +57,17 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
      * @throws IOException if the file cannot be read
      */
     public static RetrySpec load(Path file) throws IOException {
-        return parse(Files.readAllBytes(file), file.toString());
+        return parse(readBytes(file), file.toString());
+    }
+
+    /**
+     * Reads the bytes of a spec file, never more than one past {@link SpecReader#MAX_BYTES}: a larger file is
+     * refused anyway, and a huge one must not fill the memory first.
+     */
+    public static byte[] readBytes(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(SpecReader.MAX_BYTES + 1);
+        }
     }
 
     /**

@@ -7,7 +7,6 @@ import io.github.retrytopology.model.read.InvalidSpecException;
 import io.github.retrytopology.model.topology.Topology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,7 +32,7 @@ public final class Generator {
      * @throws GenerationException if a template fails
      */
     public GenerationResult generate(GenerationRequest request) throws IOException {
-        byte[] spec = Files.readAllBytes(request.spec());
+        byte[] spec = RetrySpec.readBytes(request.spec());
         String fingerprint = fingerprint(request, spec);
         GeneratedOutput output = new GeneratedOutput(request.javaOutput());
         if (output.isUpToDate(fingerprint)) {

@@ -4,6 +4,7 @@ import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +47,7 @@ public final class HandlerSource {
     public record Method(String name, String key, String keyDoc, boolean typed, String payloadType, String payloadDoc) {
     }
 
-    static GeneratedFile render(RetrySpec spec, Service service, java.nio.file.Path directory, String generator,
+    static GeneratedFile render(RetrySpec spec, Service service, Path directory, String generator,
             String sourceName) {
         String name = service.handlerInterface();
         Imports imports = new Imports(spec.javaPackage(), List.of(name));

@@ -85,8 +85,8 @@ public final class SpecReader {
 
     private Optional<SpecDraft> read(byte[] content) {
         if (content.length > MAX_BYTES) {
-            problems.report(start(), "", ProblemCode.FILE_TOO_LARGE, "the file is " + content.length
-                    + " bytes; a spec may be at most " + MAX_BYTES + " bytes");
+            problems.report(start(), "", ProblemCode.FILE_TOO_LARGE, "the file is larger than " + MAX_BYTES
+                    + " bytes, the most a spec may be");
             return Optional.empty();
         }
         return decode(content).flatMap(this::compose).flatMap(this::readRoot);

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.retrytopology.model.RetrySpec;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the reader does with files a careless or hostile user might write. */
 class SpecReaderTest {
@@ -49,7 +53,7 @@ class SpecReaderTest {
         assertThat(error.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.code()).isEqualTo(ProblemCode.FILE_TOO_LARGE);
             assertThat(problem.position()).isEqualTo(new Position("retry.yml", 1, 1));
-            assertThat(problem.message()).contains(large.length + " bytes");
+            assertThat(problem.message()).isEqualTo("the file is larger than 1048576 bytes, the most a spec may be");
         });
     }
 
@@ -76,6 +80,21 @@ class SpecReaderTest {
 
         assertThat(error.problems()).extracting(Problem::code).containsExactly(ProblemCode.YAML_SYNTAX);
         assertThat(error.problems().get(0).message()).containsIgnoringCase("nesting depth");
+    }
+
+    @Test
+    void readsNoMoreOfAHugeFileThanItNeedsToRefuseIt(@TempDir Path directory) throws IOException {
+        Path huge = directory.resolve("retry.yml");
+        try (var out = Files.newOutputStream(huge)) {
+            byte[] line = "# padding padding padding padding padding padding padding padding\n".getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 5 * SpecReader.MAX_BYTES / line.length; i++) {
+                out.write(line);
+            }
+        }
+
+        assertThat(RetrySpec.readBytes(huge)).hasSize(SpecReader.MAX_BYTES + 1);
+        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.load(huge));
+        assertThat(error.problems()).extracting(Problem::code).containsExactly(ProblemCode.FILE_TOO_LARGE);
     }
 
     @Test
