@@ -118,34 +118,51 @@ final class ChannelConsumer extends DefaultConsumer {
             republish(envelope, context, null, park, headers.parked(envelope, park, settings.clock().instant()));
             return;
         }
-        Throwable failure;
-        Decision decision;
-        try {
-            dispatch.get().handle(context, settings.codec());
+        Throwable failure = handle(dispatch.get(), context);
+        if (failure == null) {
             if (answer(envelope.getDeliveryTag(), true)) {
                 notify(listener -> listener.onSuccess(context));
             }
             return;
-        } catch (UndecodablePayloadException e) {
-            failure = e;
-            decision = new Decision.Park(ParkReason.UNDECODABLE, "cannot decode the body into "
-                    + dispatch.get().route().payloadType().orElse("its payload") + ": " + e.getMessage());
-        } catch (ParkMessageException e) {
-            failure = e;
-            decision = new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + e.getMessage());
-        } catch (RetryMessageException e) {
-            failure = e;
-            decision = service.retryPolicy().decideByAttempt(context.attempt());
+        }
+        if (failure instanceof InterruptedException) {
+            // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
+            log.info("{} was interrupted; it is requeued", context);
+            answer(envelope.getDeliveryTag(), false);
+            return;
+        }
+        Decision decision = decide(dispatch.get(), context, failure);
+        Map<String, Object> next = headers.afterFailure(envelope, context.attempt(), failure, decision,
+                settings.clock().instant(), maxHeaderBytes);
+        republish(envelope, context, failure, decision, next);
+    }
+
+    /** Runs the handler; returns what it threw, or null if it returned. */
+    private Throwable handle(Routes.Dispatch dispatch, DeliveryContext context) {
+        try {
+            dispatch.handle(context, settings.codec());
+            return null;
         } catch (Exception | Error e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            failure = e;
-            decision = service.decide(context.attempt(), e);
+            return e;
         }
-        Map<String, Object> next = headers.afterFailure(envelope, context.attempt(), failure, decision,
-                settings.clock().instant(), maxHeaderBytes);
-        republish(envelope, context, failure, decision, next);
+    }
+
+    /** What a failure leads to: the handler's own say first, then the service's retry policy. */
+    private Decision decide(Routes.Dispatch dispatch, DeliveryContext context, Throwable failure) {
+        if (failure instanceof UndecodablePayloadException) {
+            return new Decision.Park(ParkReason.UNDECODABLE, "cannot decode the body into "
+                    + dispatch.route().payloadType().orElse("its payload") + ": " + failure.getMessage());
+        }
+        if (failure instanceof ParkMessageException) {
+            return new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + failure.getMessage());
+        }
+        if (failure instanceof RetryMessageException) {
+            return service.retryPolicy().decideByAttempt(context.attempt());
+        }
+        return service.decide(context.attempt(), failure);
     }
 
     private void republish(Envelope envelope, DeliveryContext context, Throwable failure, Decision decision,

@@ -32,6 +32,7 @@ public final class Broker {
     private static final URI LOCAL_MANAGEMENT = URI.create("http://guest:guest@127.0.0.1:15672");
 
     private static Broker shared;
+    private static IllegalStateException missing;
 
     private final URI amqp;
     private final URI management;
@@ -47,8 +48,16 @@ public final class Broker {
 
     /** The broker of this JVM, found on first use. */
     public static synchronized Broker shared() {
+        if (missing != null) {
+            throw missing;
+        }
         if (shared == null) {
-            shared = find();
+            try {
+                shared = find();
+            } catch (IllegalStateException e) {
+                missing = e;
+                throw e;
+            }
         }
         return shared;
     }
