@@ -19,6 +19,7 @@ public final class JacksonPayloadCodec implements PayloadCodec {
 
     private final ObjectMapper mapper;
 
+    /** A codec that reads bodies with this mapper, configured as the application configures it. */
     public JacksonPayloadCodec(ObjectMapper mapper) {
         this.mapper = requireNonNull(mapper, "mapper");
     }

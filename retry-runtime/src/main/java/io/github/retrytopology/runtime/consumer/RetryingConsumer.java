@@ -69,6 +69,7 @@ public final class RetryingConsumer implements AutoCloseable {
         return new Builder(requireNonNull(connection, "connection"), requireNonNull(routes, "routes"));
     }
 
+    /** The service whose queue this consumes. */
     public Service service() {
         return service;
     }

@@ -39,6 +39,7 @@ public final class Routes {
         return new Builder(requireNonNull(service, "service"));
     }
 
+    /** The service these routes belong to. */
     public Service service() {
         return service;
     }

@@ -93,34 +93,42 @@ public final class RetryHeaders {
         return value instanceof Number number ? Math.max(0, number.intValue()) : 0;
     }
 
+    /** When the message failed for the first time. */
     public Optional<Instant> firstFailure() {
         return instant(FIRST_FAILURE);
     }
 
+    /** When the message failed for the last time. */
     public Optional<Instant> lastFailure() {
         return instant(LAST_FAILURE);
     }
 
+    /** When the message was parked. */
     public Optional<Instant> parkedAt() {
         return instant(PARKED_AT);
     }
 
+    /** The exchange the message was first published to. */
     public Optional<String> originalExchange() {
         return string(ORIGINAL_EXCHANGE);
     }
 
+    /** The routing key the message was first published with. */
     public Optional<String> originalRoutingKey() {
         return string(ORIGINAL_ROUTING_KEY);
     }
 
+    /** The class of the last failure. */
     public Optional<String> exception() {
         return string(EXCEPTION);
     }
 
+    /** The message of the last failure, bounded. */
     public Optional<String> exceptionMessage() {
         return string(EXCEPTION_MESSAGE);
     }
 
+    /** Why the message was parked, if this project parked it. */
     public Optional<ParkReason> parkReason() {
         return string(PARK_REASON).flatMap(id -> {
             try {
@@ -131,14 +139,17 @@ public final class RetryHeaders {
         });
     }
 
+    /** Why the message was parked, in a sentence. */
     public Optional<String> parkDetail() {
         return string(PARK_DETAIL);
     }
 
+    /** The identifier of the republish that carried the message here. */
     public Optional<String> publishId() {
         return string(PUBLISH_ID);
     }
 
+    /** How many times the message was replayed from the parking lot. */
     public int replays() {
         Object value = headers.get(REPLAYS);
         return value instanceof Number number ? number.intValue() : 0;

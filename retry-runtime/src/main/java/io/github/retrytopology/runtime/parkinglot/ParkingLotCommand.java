@@ -63,6 +63,7 @@ public final class ParkingLotCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
 
+    /** Runs the command line and exits with its code: 0 done, 1 failed, 2 refused or misused. */
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }

@@ -30,18 +30,22 @@ public record ReplayFilter(Optional<String> exception, Optional<BindingKey> rout
         return new ReplayFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
+    /** Also requires the last failure to be of this class, by binary or simple name. */
     public ReplayFilter exception(String exception) {
         return new ReplayFilter(Optional.of(exception), routingKey, olderThan, newerThan);
     }
 
+    /** Also requires the original routing key to match this topic pattern. */
     public ReplayFilter routingKey(String pattern) {
         return new ReplayFilter(exception, Optional.of(BindingKey.of(pattern)), olderThan, newerThan);
     }
 
+    /** Also requires the message to have been parked at least this long ago. */
     public ReplayFilter olderThan(Duration age) {
         return new ReplayFilter(exception, routingKey, Optional.of(age), newerThan);
     }
 
+    /** Also requires the message to have been parked less than this long ago. */
     public ReplayFilter newerThan(Duration age) {
         return new ReplayFilter(exception, routingKey, olderThan, Optional.of(age));
     }
