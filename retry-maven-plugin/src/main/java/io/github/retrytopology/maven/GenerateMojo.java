@@ -4,14 +4,10 @@ import io.github.retrytopology.maven.generator.GenerationException;
 import io.github.retrytopology.maven.generator.GenerationRequest;
 import io.github.retrytopology.maven.generator.GenerationResult;
 import io.github.retrytopology.maven.generator.Generator;
-import io.github.retrytopology.model.read.InvalidSpecException;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import org.apache.maven.model.Resource;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
-import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -25,11 +21,7 @@ import org.apache.maven.project.MavenProject;
  * spec, this configuration nor the plugin changed since the last run.
  */
 @Mojo(name = "generate", defaultPhase = LifecyclePhase.GENERATE_SOURCES, threadSafe = true)
-public final class GenerateMojo extends AbstractMojo {
-
-    /** The spec. */
-    @Parameter(property = "retry.spec", defaultValue = "${project.basedir}/retry.yml", required = true)
-    File spec;
+public final class GenerateMojo extends SpecMojo {
 
     /** Where the Java sources go; added as a compile source root. */
     @Parameter(property = "retry.outputDirectory", defaultValue = "${project.build.directory}/generated-sources/retry",
@@ -41,10 +33,6 @@ public final class GenerateMojo extends AbstractMojo {
             defaultValue = "${project.build.directory}/generated-resources/retry", required = true)
     File resourceOutputDirectory;
 
-    /** Skips generation. */
-    @Parameter(property = "retry.skip", defaultValue = "false")
-    boolean skip;
-
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     MavenProject project;
 
@@ -52,22 +40,17 @@ public final class GenerateMojo extends AbstractMojo {
     PluginDescriptor plugin;
 
     @Override
-    public void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info("Skipping retry topology generation (retry.skip)");
-            return;
-        }
+    String activity() {
+        return "retry topology generation";
+    }
+
+    @Override
+    void run() throws IOException, MojoExecutionException {
         GenerationRequest request = new GenerationRequest(spec.toPath(), outputDirectory.toPath(),
                 resourceOutputDirectory.toPath(), plugin.getVersion());
         GenerationResult result;
         try {
             result = new Generator().generate(request);
-        } catch (InvalidSpecException e) {
-            throw new MojoFailureException(e.getMessage(), e);
-        } catch (NoSuchFileException e) {
-            throw new MojoFailureException("There is no spec at " + spec + "; write one, or set retry.spec", e);
-        } catch (IOException e) {
-            throw new MojoExecutionException("Could not generate from " + spec + ": " + e, e);
         } catch (GenerationException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         }

@@ -107,6 +107,14 @@ public final class Names {
         return javaType(service) + "Handler";
     }
 
+    /** The constant, in a service's class of names, that holds the wait queue of a tier: {@code RETRY_1}. */
+    public static String tierConstant(int tier) {
+        if (tier < 1) {
+            throw new IllegalArgumentException("tiers are numbered from 1, got " + tier);
+        }
+        return "RETRY_" + tier;
+    }
+
     /** The constant that holds a service's model: {@code cdn-purge} is {@code CDN_PURGE}. */
     public static String constant(String service) {
         return service.replace('-', '_').toUpperCase(Locale.ROOT);

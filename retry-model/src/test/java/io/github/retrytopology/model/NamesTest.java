@@ -17,6 +17,7 @@ class NamesTest {
         assertThat(Names.tierQueue("cdn-purge", 12)).isEqualTo("cdn-purge.retry.12");
         assertThat(Names.parkingLot("cdn-purge")).isEqualTo("cdn-purge.parking-lot");
         assertThat(Names.policy("cdn-purge.retry.1")).isEqualTo("cdn-purge.retry.1");
+        assertThat(Names.tierConstant(2)).isEqualTo("RETRY_2");
     }
 
     @Test

@@ -148,7 +148,7 @@ public final class TopologySource {
     private static ServiceConstants service(Service service) {
         List<TierConstant> tiers = new ArrayList<>();
         for (Tier tier : service.tiers()) {
-            tiers.add(new TierConstant(tier.number(), "RETRY_" + tier.number(), tier.queue(),
+            tiers.add(new TierConstant(tier.number(), Names.tierConstant(tier.number()), tier.queue(),
                     Javadoc.text(Durations.format(tier.delay()))));
         }
         List<RouteCall> routes = new ArrayList<>();

@@ -22,8 +22,9 @@ import java.util.Set;
  * fingerprint matches the stamp, with every file still there, has nothing to do.
  *
  * <p>Writing removes the stamp first and puts it back last, so an interrupted run is never taken for a
- * complete one; each file is replaced atomically, and only if its bytes changed, so that compilers and IDEs
- * see no change where there is none. Files that an earlier generation wrote and this one does not are deleted.
+ * complete one, and its files are all compared again by the next. A file is written only if it is new or its
+ * bytes changed, so that compilers and IDEs see no change where there is none, and an existing one is
+ * replaced atomically. Files that an earlier generation wrote and this one does not are deleted.
  */
 public final class GeneratedOutput {
 

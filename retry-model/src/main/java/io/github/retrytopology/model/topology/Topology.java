@@ -88,7 +88,7 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
                 } else {
                     queue.values.forEach((key, value) -> arguments.put("x-" + key, value));
                 }
-                queues.add(new Queue(queue.name, queue.role, service.queueType(), arguments));
+                queues.add(new Queue(queue.name, arguments));
             }
         }
         List<Exchange> exchanges = List.of(new Exchange(spec.exchange(), EXCHANGE_TYPE, true));
@@ -109,7 +109,7 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     }
 
     private static Settings serviceQueue(Service service) {
-        Settings settings = new Settings(service.queue(), Queue.Role.SERVICE);
+        Settings settings = new Settings(service.queue());
         settings.deadLetterTo(service.parkingLot(), service.queueType());
         if (service.queueType() == QueueType.QUORUM) {
             settings.values.put("delivery-limit", service.deliveryLimit());
@@ -118,14 +118,14 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     }
 
     private static Settings tierQueue(Service service, Tier tier) {
-        Settings settings = new Settings(tier.queue(), Queue.Role.TIER);
+        Settings settings = new Settings(tier.queue());
         settings.values.put("message-ttl", tier.delay().toMillis());
         settings.deadLetterTo(service.queue(), service.queueType());
         return settings;
     }
 
     private static Settings parkingLot(Service service) {
-        Settings settings = new Settings(service.parkingLot(), Queue.Role.PARKING_LOT);
+        Settings settings = new Settings(service.parkingLot());
         if (service.queueType() == QueueType.QUORUM) {
             settings.values.put("delivery-limit", PARKING_LOT_DELIVERY_LIMIT);
         }
@@ -139,12 +139,10 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     /** The settings of one queue, keyed as policies key them; arguments add {@code x-} in front. */
     private static final class Settings {
         final String name;
-        final Queue.Role role;
         final Map<String, Object> values = new LinkedHashMap<>();
 
-        Settings(String name, Queue.Role role) {
+        Settings(String name) {
             this.name = name;
-            this.role = role;
         }
 
         void deadLetterTo(String queue, QueueType type) {
