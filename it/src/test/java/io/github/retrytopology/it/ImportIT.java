@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
+import io.github.retrytopology.runtime.testing.LocalNode;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,7 +64,8 @@ class ImportIT {
 
     @Test
     void importedWithRabbitmqctl() throws Exception {
-        assumeTrue(broker.broker().isLocal() && onPath("rabbitmqctl"),
+        Optional<LocalNode> node = broker.broker().node();
+        assumeTrue(node.isPresent() || broker.broker().isLocal() && onPath("rabbitmqctl"),
                 "rabbitmqctl reaches only a broker on this machine; the management API imports are tested anyway");
         String vhost = broker.name() + "-rabbitmqctl";
         ManagementApi management = broker.management();
@@ -72,11 +75,15 @@ class ImportIT {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
         try {
             Files.writeString(file, inVhost(vhost));
-            Process process = new ProcessBuilder("rabbitmqctl", "import_definitions", file.toString())
-                    .redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("rabbitmqctl said:%n%s", output).isZero();
+            if (node.isPresent()) {
+                node.get().ctl("import_definitions", file.toString());
+            } else {
+                Process process = new ProcessBuilder("rabbitmqctl", "import_definitions", file.toString())
+                        .redirectErrorStream(true).start();
+                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(process.exitValue()).as("rabbitmqctl said:%n%s", output).isZero();
+            }
 
             await().atMost(30, SECONDS).until(() -> BrokerTopology.hasEveryQueue(management, topology));
             BrokerTopology.assertHolds(management, topology);

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.security.GeneralSecurityException;
+import java.util.Optional;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -16,7 +17,9 @@ import org.testcontainers.utility.DockerImageName;
  * <ol>
  *   <li>the one named by {@value #AMQP_URI_VARIABLE} and {@value #MANAGEMENT_URI_VARIABLE};
  *   <li>a container started through Testcontainers, if a Docker engine answers;
- *   <li>a local broker at {@code 127.0.0.1:5672}, with its management API at {@code :15672}, as guest.
+ *   <li>a local broker at {@code 127.0.0.1:5672}, with its management API at {@code :15672}, as guest;
+ *   <li>a {@link LocalNode} of the tests' own, started from the machine's RabbitMQ installation, when the local
+ *       broker has no management API or none runs: the tests never enable a plugin of a broker they did not start.
  * </ol>
  * If none is there, the tests fail with a message that says how to provide one: they never skip.
  */
@@ -38,12 +41,14 @@ public final class Broker {
     private final URI management;
     private final String origin;
     private final boolean local;
+    private final LocalNode node;
 
-    private Broker(URI amqp, URI management, String origin, boolean local) {
+    private Broker(URI amqp, URI management, String origin, boolean local, LocalNode node) {
         this.amqp = amqp;
         this.management = management;
         this.origin = origin;
         this.local = local;
+        this.node = node;
     }
 
     /** The broker of this JVM, found on first use. */
@@ -71,7 +76,7 @@ public final class Broker {
                         + ", or neither");
             }
             return new Broker(URI.create(amqp), URI.create(management), "the environment (" + AMQP_URI_VARIABLE + ")",
-                    false);
+                    false, null);
         }
         if (DockerClientFactory.instance().isDockerAvailable()) {
             RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(IMAGE));
@@ -80,15 +85,26 @@ public final class Broker {
                     container.getAdminPassword());
             URI managementUri = withCredentials(URI.create(container.getHttpUrl()), container.getAdminUsername(),
                     container.getAdminPassword());
-            return new Broker(amqpUri, managementUri, "a Testcontainers " + IMAGE + " container", false);
+            return new Broker(amqpUri, managementUri, "a Testcontainers " + IMAGE + " container", false,
+                    null);
         }
-        if (answers(LOCAL_AMQP)) {
-            if (!answers(LOCAL_MANAGEMENT)) {
-                throw new IllegalStateException("A RabbitMQ broker answers at 127.0.0.1:5672 but its management API "
-                        + "does not at 127.0.0.1:15672; the tests need it. Enable it with: "
-                        + "rabbitmq-plugins enable rabbitmq_management");
+        boolean localAmqp = answers(LOCAL_AMQP);
+        if (localAmqp && answers(LOCAL_MANAGEMENT)) {
+            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672", true, null);
+        }
+        if (LocalNode.available()) {
+            System.err.println("[tests] " + (localAmqp ? "The local broker has no management API"
+                    : "No broker answers at 127.0.0.1:5672") + "; starting a RabbitMQ node of the tests' own");
+            try {
+                return LocalNode.start("tests").broker();
+            } catch (IOException e) {
+                throw new IllegalStateException("Could not start a RabbitMQ node for the tests: " + e.getMessage(), e);
             }
-            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672", true);
+        }
+        if (localAmqp) {
+            throw new IllegalStateException("A RabbitMQ broker answers at 127.0.0.1:5672 but its management API "
+                    + "does not at 127.0.0.1:15672; the tests need it. Enable it with: "
+                    + "rabbitmq-plugins enable rabbitmq_management");
         }
         throw new IllegalStateException("""
                 No RabbitMQ broker for the tests. Provide one of:
@@ -100,14 +116,24 @@ public final class Broker {
                 .formatted(AMQP_URI_VARIABLE, MANAGEMENT_URI_VARIABLE, IMAGE));
     }
 
+    /** The broker that a node of the tests' own is. */
+    static Broker of(LocalNode node, URI amqp, URI management) {
+        return new Broker(amqp, management, "the test node " + node.name(), true, node);
+    }
+
     /** Where the broker came from, for failure messages. */
     public String origin() {
         return origin;
     }
 
-    /** Whether this is the machine's own broker, which {@code rabbitmqctl} on this machine reaches. */
+    /** Whether this broker runs on this machine, where {@code rabbitmqctl} reaches it. */
     public boolean isLocal() {
         return local;
+    }
+
+    /** The node of the tests' own that this broker is, if it is one; {@code rabbitmqctl} reaches it through it. */
+    public Optional<LocalNode> node() {
+        return Optional.ofNullable(node);
     }
 
     /** The management API, as the broker's administrator. */

@@ -1,0 +1,377 @@
+package io.github.retrytopology.runtime.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A RabbitMQ node of the tests' own, started from the machine's RabbitMQ installation with its own node name,
+ * ports, Erlang cookie, configuration and data directory (under {@code target/rabbitmq-nodes}), so that tests
+ * can stop, kill, restart or reconfigure it without touching the broker that other tests and programs use.
+ * Its management plugin is on. Every node is killed and its directory deleted when the JVM ends, if not before.
+ *
+ * <pre>{@code
+ * try (LocalNode node = LocalNode.start("chaos")) {
+ *     ConnectionFactory factory = node.broker().connectionFactory("/");
+ *     node.restart();
+ * }
+ * }</pre>
+ */
+public final class LocalNode implements AutoCloseable {
+
+    /** Where the RabbitMQ scripts are, if not in one of the usual places. */
+    public static final String SBIN_VARIABLE = "RETRY_TEST_RABBITMQ_SBIN";
+
+    private static final Path NODES = Path.of("target", "rabbitmq-nodes").toAbsolutePath();
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Set<LocalNode> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(LocalNode::destroy), "local-nodes"));
+    }
+
+    private final Path sbin;
+    private final String name;
+    private final Path home;
+    private final int amqpPort;
+    private final int managementPort;
+    private final int distributionPort;
+    private final String cookie;
+
+    private LocalNode(Path sbin, String name, Path home, int amqpPort, int managementPort, int distributionPort,
+            String cookie) {
+        this.sbin = sbin;
+        this.name = name;
+        this.home = home;
+        this.amqpPort = amqpPort;
+        this.managementPort = managementPort;
+        this.distributionPort = distributionPort;
+        this.cookie = cookie;
+    }
+
+    /** Whether this machine has a RabbitMQ installation to start nodes from. */
+    public static boolean available() {
+        return scripts().isPresent();
+    }
+
+    /** Starts a node whose name begins with {@code purpose}, and waits until it takes connections. */
+    public static LocalNode start(String purpose) throws IOException {
+        return start(purpose, "retry-test-" + UUID.randomUUID());
+    }
+
+    /**
+     * Starts a node with this Erlang cookie, which nodes that are to form a cluster share.
+     *
+     * @param purpose the beginning of the node's name, such as {@code chaos}
+     */
+    public static LocalNode start(String purpose, String cookie) throws IOException {
+        Path sbin = scripts().orElseThrow(() -> new IllegalStateException("No RabbitMQ installation to start a "
+                + "node of the tests' own: install RabbitMQ, or set " + SBIN_VARIABLE + " to the directory of "
+                + "rabbitmq-server"));
+        reapLeftovers();
+        String name = purpose + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost";
+        Path home = NODES.resolve(name);
+        List<Integer> ports = freePorts(3);
+        LocalNode node = new LocalNode(sbin, name, home, ports.get(0), ports.get(1), ports.get(2), cookie);
+        node.prepare();
+        RUNNING.add(node);
+        try {
+            node.launch();
+        } catch (IOException | RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    /** The node's name, such as {@code chaos-1a2b3c4d@localhost}. */
+    public String name() {
+        return name;
+    }
+
+    /** The broker this node is, as the tests connect to it (as guest, from 127.0.0.1). */
+    public Broker broker() {
+        return Broker.of(this, URI.create("amqp://guest:guest@127.0.0.1:" + amqpPort),
+                URI.create("http://guest:guest@127.0.0.1:" + managementPort));
+    }
+
+    /** The port of its AMQP listener. */
+    public int amqpPort() {
+        return amqpPort;
+    }
+
+    /** Stops the node gracefully, as an operator would; {@link #startAgain()} brings it back with its data. */
+    public void stop() throws IOException {
+        ctl("stop");
+        awaitClosed();
+    }
+
+    /** Kills the node's Erlang VM with SIGKILL, as a crash would. */
+    public void kill() throws IOException {
+        pid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
+        awaitClosed();
+    }
+
+    /** Starts the node again after {@link #stop()} or {@link #kill()}, with the data it had. */
+    public void startAgain() throws IOException {
+        launch();
+    }
+
+    /** Stops the node gracefully and starts it again. */
+    public void restart() throws IOException {
+        stop();
+        startAgain();
+    }
+
+    /** Whether the node takes AMQP connections. */
+    public boolean isRunning() {
+        return accepts(amqpPort);
+    }
+
+    /**
+     * Runs {@code rabbitmqctl} against this node, such as {@code ctl("set_vm_memory_high_watermark", "0.0001")},
+     * and returns what it printed.
+     */
+    public String ctl(String... arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of(sbin.resolve("rabbitmqctl").toString(), "-n", name, "-q"));
+        command.addAll(List.of(arguments));
+        return run(command, Duration.ofSeconds(60));
+    }
+
+    /** Makes this node join the cluster of another, which must share its cookie. */
+    public void joinCluster(LocalNode other) throws IOException {
+        ctl("stop_app");
+        ctl("join_cluster", other.name);
+        ctl("start_app");
+        ctl("await_startup");
+    }
+
+    /** Kills the node and deletes its directory. */
+    @Override
+    public void close() {
+        destroy();
+        RUNNING.remove(this);
+    }
+
+    private void destroy() {
+        pid().flatMap(ProcessHandle::of).ifPresent(process -> {
+            process.destroyForcibly();
+            process.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> process).join();
+        });
+        deleteRecursively(home);
+    }
+
+    private void prepare() throws IOException {
+        Files.createDirectories(home);
+        Path cookieFile = home.resolve(".erlang.cookie");
+        Files.writeString(cookieFile, cookie, StandardCharsets.US_ASCII);
+        Files.setPosixFilePermissions(cookieFile, PosixFilePermissions.fromString("r--------"));
+        Files.writeString(home.resolve("enabled_plugins"), "[rabbitmq_management].\n");
+        Files.writeString(home.resolve("rabbitmq-env.conf"), "");
+        Files.writeString(home.resolve("rabbitmq.conf"), String.join("\n",
+                "listeners.tcp.1 = 127.0.0.1:" + amqpPort,
+                "management.tcp.ip = 127.0.0.1",
+                "management.tcp.port = " + managementPort,
+                "loopback_users.guest = true",
+                // Alarms are the tests' to raise: a nearly full disk must not block publishers.
+                "disk_free_limit.absolute = 1MB",
+                ""));
+    }
+
+    private void launch() throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(sbin.resolve("rabbitmq-server").toString(), "-detached")
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(home.resolve("start.out").toFile());
+        environment(builder.environment());
+        Process process = builder.start();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("rabbitmq-server -detached did not return for node " + name);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting node " + name, e);
+        }
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!(accepts(amqpPort) && accepts(managementPort))) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("node " + name + " did not start within " + START_TIMEOUT + "; see "
+                        + home.resolve("log"));
+            }
+            pause(100);
+        }
+    }
+
+    private void awaitClosed() throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (pid().flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false) || accepts(amqpPort)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("node " + name + " did not stop within " + START_TIMEOUT);
+            }
+            pause(50);
+        }
+    }
+
+    private Optional<Long> pid() {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(home.resolve("pid")).trim()));
+        } catch (IOException | NumberFormatException none) {
+            return Optional.empty();
+        }
+    }
+
+    private void environment(Map<String, String> environment) {
+        environment.keySet().removeIf(key -> key.startsWith("RABBITMQ_") || key.startsWith("ERL_"));
+        environment.put("HOME", home.toString());
+        environment.put("RABBITMQ_NODENAME", name);
+        environment.put("RABBITMQ_DIST_PORT", String.valueOf(distributionPort));
+        environment.put("RABBITMQ_CONF_ENV_FILE", home.resolve("rabbitmq-env.conf").toString());
+        environment.put("RABBITMQ_CONFIG_FILE", home.resolve("rabbitmq.conf").toString());
+        environment.put("RABBITMQ_ENABLED_PLUGINS_FILE", home.resolve("enabled_plugins").toString());
+        environment.put("RABBITMQ_MNESIA_BASE", home.resolve("mnesia").toString());
+        environment.put("RABBITMQ_LOG_BASE", home.resolve("log").toString());
+        environment.put("RABBITMQ_PID_FILE", home.resolve("pid").toString());
+        environment.put("ERL_EPMD_ADDRESS", "127.0.0.1");
+    }
+
+    private String run(List<String> command, Duration timeout) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
+        environment(builder.environment());
+        Process process = builder.start();
+        try {
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " did not end within " + timeout);
+            }
+            String printed = new String(output, StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IOException(String.join(" ", command) + " failed (" + process.exitValue() + "): " + printed);
+            }
+            return printed;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while running " + String.join(" ", command), e);
+        }
+    }
+
+    /**
+     * The directory of the RabbitMQ scripts that run as the calling user. Debian's {@code /usr/sbin} wrappers
+     * switch to the {@code rabbitmq} user, which could not write this node's directory; the scripts they wrap
+     * are in {@code /usr/lib/rabbitmq/bin}.
+     */
+    private static Optional<Path> scripts() {
+        String configured = System.getenv(SBIN_VARIABLE);
+        if (configured != null) {
+            return Optional.of(Path.of(configured));
+        }
+        Stream<Path> candidates = Stream.concat(Stream.of(Path.of("/usr/lib/rabbitmq/bin")),
+                Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).filter(dir -> !dir.isEmpty())
+                        .map(Path::of));
+        return candidates.filter(dir -> Files.isExecutable(dir.resolve("rabbitmq-server"))
+                && !isSwitchingWrapper(dir.resolve("rabbitmq-server"))).findFirst();
+    }
+
+    private static boolean isSwitchingWrapper(Path script) {
+        try {
+            return Files.size(script) < 100_000 && Files.readString(script, StandardCharsets.ISO_8859_1)
+                    .contains("su rabbitmq");
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** Kills nodes that a JVM which ended abruptly left running, and deletes their directories. */
+    private static synchronized void reapLeftovers() throws IOException {
+        if (!Files.isDirectory(NODES)) {
+            return;
+        }
+        try (Stream<Path> homes = Files.list(NODES)) {
+            for (Path home : homes.toList()) {
+                if (RUNNING.stream().anyMatch(node -> node.home.equals(home))) {
+                    continue;
+                }
+                try {
+                    long pid = Long.parseLong(Files.readString(home.resolve("pid")).trim());
+                    ProcessHandle.of(pid).filter(process -> process.info().command().orElse("").contains("beam"))
+                            .ifPresent(ProcessHandle::destroyForcibly);
+                } catch (IOException | NumberFormatException noPid) {
+                    // never started, or long gone
+                }
+                deleteRecursively(home);
+            }
+        }
+    }
+
+    private static List<Integer> freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                socket.setReuseAddress(true);
+                sockets.add(socket);
+            }
+            return sockets.stream().map(ServerSocket::getLocalPort).toList();
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void pause(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete " + root, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
