@@ -12,8 +12,13 @@ public enum ParkReason {
     UNDECODABLE("undecodable"),
     /** No handler of the service matches the message's routing key. */
     NO_HANDLER("no-handler"),
-    /** The broker dead-lettered the message after too many deliveries, each of which crashed its consumer. */
-    DELIVERY_LIMIT("delivery-limit");
+    /**
+     * The broker dead-lettered the message from the service's queue after more deliveries than its delivery limit
+     * ended without an answer (consumers that crashed or lost their connection while they held it).
+     */
+    DELIVERY_LIMIT("delivery-limit"),
+    /** The broker dead-lettered the message from the service's queue because its own expiration passed there. */
+    EXPIRED("expired");
 
     private final String id;
 

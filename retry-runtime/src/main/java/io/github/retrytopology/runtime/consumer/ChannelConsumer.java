@@ -3,144 +3,369 @@ package io.github.retrytopology.runtime.consumer;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.Envelope;
-import com.rabbitmq.client.Return;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.topology.Topology;
-import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
-import java.time.Clock;
-import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
-import java.util.stream.Collectors;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes a service's queue on one channel. Each delivery goes to its handler; a failure is republished to
- * its tier or the parking lot, and the delivery is acknowledged only once the broker confirms that republish.
- * Confirms are tracked as they come, so a slow one holds up only its own delivery. A republish that the broker
- * refuses, returns or does not confirm in time requeues the delivery instead: at worst it is delivered again.
+ * One of a service's consumers: a channel, the consumer subscribed on it, and a thread of its own that runs the
+ * handlers. A failure is republished to its tier or the parking lot, and the delivery is acknowledged once the
+ * broker confirms that republish; a republish the broker refuses or returns is sent again after a back-off
+ * while the delivery waits, unacknowledged.
+ *
+ * <p>The channel lives several lives: the client's automatic recovery brings it back after a lost connection,
+ * and this consumer opens a new one after a channel error. Each delivery and each republish belongs to the life
+ * it began in; when that life ends, the broker requeues the delivery, and nothing more is done with it.
+ *
+ * <p>The client's threads only hand work over: deliveries go to the handler thread, confirms and everything
+ * that can wait (acknowledgements, listeners, subscribing again) to the service's control thread.
  */
-final class ChannelConsumer extends DefaultConsumer {
+final class ChannelConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
+    private static final int FRAME_MAX_WHEN_UNLIMITED = 131_072;
+    private static final long RECOVERY_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    private final Routes routes;
+    private final RetryingConsumer owner;
     private final Service service;
-    private final Settings settings;
-    private final InFlight inFlight;
-    private final Executor handlerThread;
-    private final int maxHeaderBytes;
+    private final int number;
+    private final BlockingQueue<Delivery> inbox = new LinkedBlockingQueue<>();
+    private final Set<Republish> backingOff = ConcurrentHashMap.newKeySet();
+    private final Thread handlerThread;
     private final Set<String> tierQueues;
-    private final PendingPublishes<Republish> pending = new PendingPublishes<>();
+    private volatile Life life;
+    // The subscription; guarded by this. The tags are ours, so that a subscription is known before it is made.
+    private String consumerTag;
+    private int prefetch;
+    private int subscriptions;
+    private boolean lost;
+    private int failedSubscriptions;
+    private long nextSubscription;
+    /** The tag the client's recovery subscribes again under, until it has or the deadline passes. */
+    private String recoveringTag;
+    private long recoveryDeadline;
 
-    /** What the consumers of one service share. */
-    record Settings(PayloadCodec codec, RetryListener listener, Clock clock, Duration confirmTimeout) {
-    }
+    /** One life of the channel: from its opening, or its recovery, until it closes. */
+    final class Life {
+        final Channel channel;
+        final PendingPublishes pending = new PendingPublishes();
+        final int maxHeaderBytes;
+        private final Callbacks callbacks;
+        /** Delivery tags at or below this belong to earlier lives of the same recovering channel. */
+        private final long tagFloor;
+        volatile boolean ended;
 
-    /** A failed delivery on its way to a tier or the parking lot. */
-    private record Republish(long deliveryTag, DeliveryContext context, Throwable failure, Decision decision,
-            String queue) {
-    }
+        private Life(Channel channel, Callbacks callbacks, long tagFloor) {
+            this.channel = channel;
+            this.callbacks = callbacks;
+            this.tagFloor = tagFloor;
+            int frameMax = channel.getConnection().getFrameMax();
+            // Our headers, and the publisher's, must leave room in the frame for the other properties.
+            this.maxHeaderBytes = (frameMax == 0 ? FRAME_MAX_WHEN_UNLIMITED : frameMax) - 1_024;
+        }
 
-    ChannelConsumer(Channel channel, Routes routes, Settings settings, InFlight inFlight, Executor handlerThread)
-            throws IOException {
-        super(channel);
-        this.routes = routes;
-        this.service = routes.service();
-        this.settings = settings;
-        this.inFlight = inFlight;
-        this.handlerThread = handlerThread;
-        int frameMax = channel.getConnection().getFrameMax();
-        // Our headers, and the publisher's, must leave room in the frame for the other properties.
-        this.maxHeaderBytes = (frameMax == 0 ? 131_072 : frameMax) - 1_024;
-        this.tierQueues = service.tiers().stream().map(Tier::queue).collect(Collectors.toUnmodifiableSet());
-        channel.confirmSelect();
-        channel.addConfirmListener(this::confirmed, this::refused);
-        channel.addReturnListener(this::returned);
-        channel.addShutdownListener(this::closed);
-    }
+        boolean isCurrent() {
+            return !ended && life == this;
+        }
 
-    /**
-     * Hands the delivery to this consumer's own thread: the client's dispatch threads (one per core by default)
-     * are shared by every channel of the connection, and a slow handler must hold up only its own channel.
-     */
-    @Override
-    public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-        inFlight.enter();
-        try {
-            handlerThread.execute(() -> {
-                try {
-                    deliver(envelope, properties, body);
-                } catch (RuntimeException e) {
-                    log.error("Delivery {} of {} failed outside its handler; it is requeued",
-                            envelope.getDeliveryTag(), service.queue(), e);
-                    answer(envelope.getDeliveryTag(), false);
-                }
-            });
-        } catch (RejectedExecutionException stopped) {
-            answer(envelope.getDeliveryTag(), false);
+        ChannelConsumer consumer() {
+            return ChannelConsumer.this;
         }
     }
 
-    @Override
-    public void handleCancel(String consumerTag) {
-        log.warn("The broker cancelled the consumer of {}; was the queue deleted?", service.queue());
+    ChannelConsumer(RetryingConsumer owner, int number) throws IOException {
+        this.owner = owner;
+        this.service = owner.service();
+        this.number = number;
+        this.tierQueues = Set.copyOf(service.tiers().stream().map(Tier::queue).toList());
+        this.life = open();
+        this.handlerThread = new Thread(this::handleDeliveries, "retry-" + service.name() + "-" + number);
+        this.handlerThread.setDaemon(true);
+        this.handlerThread.start();
     }
 
-    private void deliver(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-        RetryHeaders headers = RetryHeaders.of(properties.getHeaders());
+    /** Opens a channel in confirm mode, with this consumer's listeners, as a new life. */
+    private Life open() throws IOException {
+        Channel channel = owner.connection().createChannel();
+        if (channel == null) {
+            throw new IOException("the connection has no channel left to open");
+        }
+        try {
+            channel.confirmSelect();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+        Callbacks callbacks = new Callbacks(channel);
+        channel.addConfirmListener(callbacks);
+        channel.addReturnListener(callbacks);
+        channel.addShutdownListener(callbacks);
+        if (channel instanceof Recoverable recoverable) {
+            recoverable.addRecoveryListener(callbacks);
+        }
+        return new Life(channel, callbacks, 0);
+    }
+
+    // ---- Subscribing: on the control thread ----
+
+    /**
+     * Subscribes at this prefetch if {@code wanted} and not subscribed so already, or cancels the subscription
+     * if not wanted; a failed subscription is tried again after a back-off. Runs on the control thread.
+     */
+    void steer(boolean wanted, int wantedPrefetch, long now) {
+        String tag;
+        int current;
+        synchronized (this) {
+            if (recoveringTag != null) {
+                if (now - recoveryDeadline < 0) {
+                    return; // the client's recovery is subscribing it again
+                }
+                recoveringTag = null;
+            }
+            tag = consumerTag;
+            current = prefetch;
+        }
+        if (tag != null && (!wanted || current != wantedPrefetch)) {
+            cancel();
+            tag = null;
+        }
+        if (!wanted || tag != null || now - nextSubscription < 0) {
+            return;
+        }
+        subscribe(wantedPrefetch, now);
+    }
+
+    /** Subscribes now, on the caller's thread: for the first consumer, whose failure fails the start. */
+    void subscribeOrThrow(int wantedPrefetch) throws IOException {
+        String tag = nextTag(wantedPrefetch);
+        try {
+            consume(life, tag, wantedPrefetch);
+        } catch (IOException | RuntimeException e) {
+            synchronized (this) {
+                consumerTag = null;
+            }
+            throw e;
+        }
+    }
+
+    private synchronized String nextTag(int wantedPrefetch) {
+        consumerTag = "retry-" + service.name() + "-" + number + "-" + ++subscriptions;
+        prefetch = wantedPrefetch;
+        return consumerTag;
+    }
+
+    private void consume(Life current, String tag, int wantedPrefetch) throws IOException {
+        current.channel.basicQos(wantedPrefetch);
+        current.channel.basicConsume(service.queue(), false, tag, false, false, null, current.callbacks);
+    }
+
+    private void subscribe(int wantedPrefetch, long now) {
+        String tag = nextTag(wantedPrefetch);
+        try {
+            Life current = life;
+            if (current.ended) {
+                if (!owner.connection().isOpen()) {
+                    synchronized (this) {
+                        consumerTag = null;
+                    }
+                    return; // lost with its connection: the client's recovery brings the channel back, if it can
+                }
+                current = open();
+                life = current;
+            }
+            consume(current, tag, wantedPrefetch);
+            boolean restored;
+            synchronized (this) {
+                failedSubscriptions = 0;
+                restored = lost;
+                lost = false;
+            }
+            if (restored) {
+                log.info("Consumer {} of {} is subscribed again", number, service.queue());
+                owner.notifyListener(listener -> listener.onConsumerRestored(service));
+            }
+        } catch (IOException | RuntimeException e) {
+            long pause;
+            boolean report;
+            synchronized (this) {
+                if (tag.equals(consumerTag)) {
+                    consumerTag = null;
+                }
+                failedSubscriptions++;
+                pause = RetryingConsumer.backOff(failedSubscriptions);
+                nextSubscription = now + pause;
+                report = !lost;
+                lost = true;
+            }
+            String reason = "could not subscribe to " + service.queue() + ": " + RetryingConsumer.describe(e);
+            if (report) {
+                log.warn("Consumer {} of {} {}; trying again", number, service.queue(), reason);
+                owner.notifyListener(listener -> listener.onConsumerLost(service, reason));
+            } else {
+                log.debug("Consumer {} of {} {}; trying again in {} ms", number, service.queue(), reason,
+                        pause / 1_000_000);
+            }
+        }
+    }
+
+    /** Cancels the subscription, if any: no more deliveries come, those held stay held. */
+    void cancel() {
+        String tag;
+        synchronized (this) {
+            tag = consumerTag;
+            consumerTag = null;
+            recoveringTag = null;
+        }
+        if (tag == null) {
+            return;
+        }
+        try {
+            life.channel.basicCancel(tag);
+        } catch (IOException | AlreadyClosedException e) {
+            log.debug("Could not cancel consumer {} of {}", number, service.queue(), e);
+        }
+    }
+
+    synchronized boolean isSubscribed() {
+        return consumerTag != null;
+    }
+
+    /** The prefetch it is subscribed with; 0 if it is not. */
+    synchronized int prefetch() {
+        return consumerTag == null ? 0 : prefetch;
+    }
+
+    /**
+     * Notes that the subscription ended without being asked to, and returns whether the listener is to hear of
+     * it: it was subscribed, and not lost already.
+     */
+    private synchronized boolean loseSubscription(boolean recovering) {
+        String tag = consumerTag;
+        consumerTag = null;
+        if (tag == null) {
+            return false;
+        }
+        if (recovering) {
+            recoveringTag = tag;
+            recoveryDeadline = Long.MAX_VALUE;
+        }
+        boolean report = !lost;
+        lost = true;
+        return report;
+    }
+
+    // ---- Deliveries: on the handler thread ----
+
+    private void handleDeliveries() {
+        while (true) {
+            Delivery delivery;
+            try {
+                delivery = inbox.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (delivery == null) {
+                if (owner.isStopped()) {
+                    return;
+                }
+                continue;
+            }
+            try {
+                if (!delivery.live()) {
+                    delivery.abandon();
+                } else if (owner.admission().setAside(delivery)) {
+                    owner.execute(owner::review);
+                } else {
+                    process(delivery);
+                }
+            } catch (RuntimeException | Error e) {
+                log.error("{} failed outside its handler; it is requeued", delivery, e);
+                try {
+                    delivery.requeue();
+                } catch (IllegalStateException answeredAlready) {
+                    log.error("{}", answeredAlready.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Takes in a delivery as it arrived: its headers read once, for good. */
+    private Delivery arrived(Life current, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+        RetryHeaders headers = RetryHeaders.arrival(properties.getHeaders(), envelope.getExchange(), tierQueues);
         DeliveryContext context = new DeliveryContext(service,
                 headers.originalExchange().orElse(envelope.getExchange()),
                 headers.originalRoutingKey().orElse(envelope.getRoutingKey()),
                 headers.attempts() + 1,
                 headers.firstFailure().orElse(null),
-                properties, body);
-        crossCheck(envelope, headers, context);
-        Optional<Routes.Dispatch> dispatch = routes.dispatch(context.routingKey());
+                properties, headers.delivered(),
+                Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
+                body);
+        owner.inFlightDeliveries().enter();
+        return new Delivery(current, envelope, properties, body, headers, context, owner.inFlightDeliveries(), owner::answered);
+    }
+
+    /** Handles one delivery to its end: acknowledged, or on its way to a tier or the parking lot. */
+    void process(Delivery delivery) {
+        if (!delivery.live()) {
+            delivery.abandon();
+            return;
+        }
+        DeliveryContext context = delivery.context;
+        crossCheck(delivery);
+        Optional<Routes.Dispatch> dispatch = owner.routes().dispatch(context.routingKey());
         if (dispatch.isEmpty()) {
             Decision.Park park = new Decision.Park(ParkReason.NO_HANDLER, "no handler of service " + service.name()
                     + " takes routing key " + context.routingKey());
-            republish(envelope, context, null, park, headers.parked(envelope, park, settings.clock().instant()));
+            republish(delivery, park, null, delivery.headers.parked(delivery.envelope, park, owner.now()));
             return;
         }
         Throwable failure = handle(dispatch.get(), context);
         if (failure == null) {
-            if (answer(envelope.getDeliveryTag(), true)) {
-                notify(listener -> listener.onSuccess(context));
+            if (delivery.ack()) {
+                owner.notifyListener(listener -> listener.onSuccess(context));
             }
             return;
         }
         if (failure instanceof InterruptedException) {
             // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
             log.info("{} was interrupted; it is requeued", context);
-            answer(envelope.getDeliveryTag(), false);
+            delivery.requeue();
             return;
         }
         Decision decision = decide(dispatch.get(), context, failure);
-        Map<String, Object> next = headers.afterFailure(envelope, context.attempt(), failure, decision,
-                settings.clock().instant(), maxHeaderBytes);
-        republish(envelope, context, failure, decision, next);
+        Map<String, Object> next = delivery.headers.afterFailure(delivery.envelope, context.attempt(), failure,
+                decision, owner.now(), delivery.life.maxHeaderBytes);
+        republish(delivery, decision, failure, next);
     }
 
     /** Runs the handler; returns what it threw, or null if it returned. */
     private Throwable handle(Routes.Dispatch dispatch, DeliveryContext context) {
         try {
-            dispatch.handle(context, settings.codec());
+            dispatch.handle(context, owner.codec());
             return null;
         } catch (Exception | Error e) {
             if (e instanceof InterruptedException) {
@@ -165,122 +390,348 @@ final class ChannelConsumer extends DefaultConsumer {
         return service.decide(context.attempt(), failure);
     }
 
-    private void republish(Envelope envelope, DeliveryContext context, Throwable failure, Decision decision,
-            Map<String, Object> headers) {
-        String queue = decision instanceof Decision.Retry retry ? service.tier(retry.tier()).queue() : service.parkingLot();
-        String publishId = UUID.randomUUID().toString();
-        AMQP.BasicProperties properties = RetryHeaders.republish(context.properties(), headers, publishId);
-        Republish republish = new Republish(envelope.getDeliveryTag(), context, failure, decision, queue);
-        Channel channel = getChannel();
-        // One republish at a time per channel, so that the sequence number registered is the one sent.
-        synchronized (this) {
-            long sequence = channel.getNextPublishSeqNo();
-            pending.add(sequence, publishId, settings.clock().instant().plus(settings.confirmTimeout()), republish);
-            try {
-                channel.basicPublish(Topology.DEFAULT_EXCHANGE, queue, true, properties, context.rawBody());
-            } catch (IOException | RuntimeException e) {
-                pending.cancel(sequence);
-                settle(new PendingPublishes.Settled<>(republish, "it could not be sent: " + e.getMessage()));
-            }
+    /**
+     * Logs what the broker says about a delivery's past: an earlier delivery that ended unanswered, or a message
+     * that came back from a tier queue without our attempt count.
+     */
+    private void crossCheck(Delivery delivery) {
+        RetryHeaders headers = delivery.headers;
+        int deliveryCount = headers.deliveryCount();
+        if (deliveryCount > 0) {
+            log.warn("{} was delivered {} time(s) before without an answer: a consumer crashed, lost its connection "
+                    + "or was stopped while it held it", delivery.context, deliveryCount);
+            owner.notifyListener(listener -> listener.onRedelivery(delivery.context, deliveryCount));
+        } else if (delivery.envelope.isRedeliver()) {
+            log.debug("{} is flagged redelivered; it may have been delivered before", delivery.context);
+        }
+        if (headers.provenance() == RetryHeaders.Provenance.RETRIED && headers.attempts() == 0) {
+            log.warn("{} came back from a tier queue without its {} header; it is counted as a first attempt",
+                    delivery.context, RetryHeaders.ATTEMPTS);
         }
     }
 
-    /** Settles republishes whose confirm is overdue; called periodically. */
-    void expire() {
-        pending.expire(settings.clock().instant()).forEach(this::settle);
+    // ---- Republishing ----
+
+    private void republish(Delivery delivery, Decision decision, Throwable failure, Map<String, Object> headers) {
+        String queue = decision instanceof Decision.Retry retry ? service.tier(retry.tier()).queue()
+                : service.parkingLot();
+        String publishId = UUID.randomUUID().toString();
+        AMQP.BasicProperties properties = RetryHeaders.republish(delivery.properties, headers, publishId);
+        send(new Republish(delivery, decision, failure, queue, properties, publishId), false);
     }
 
-    private void confirmed(long sequence, boolean multiple) {
-        pending.ack(sequence, multiple).forEach(this::settle);
-    }
-
-    private void refused(long sequence, boolean multiple) {
-        pending.nack(sequence, multiple).forEach(this::settle);
-    }
-
-    private void returned(Return returned) {
-        RetryHeaders.of(returned.getProperties().getHeaders()).publishId()
-                .ifPresent(id -> pending.returned(id, returned.getReplyCode() + " " + returned.getReplyText()));
-    }
-
-    private void closed(ShutdownSignalException cause) {
-        // The broker requeues every unacknowledged delivery of a closed channel itself.
-        pending.drain("the channel closed before the broker confirmed it").forEach(this::settle);
-    }
-
-    private void settle(PendingPublishes.Settled<Republish> settled) {
-        Republish republish = settled.value();
-        DeliveryContext context = republish.context();
-        if (!settled.confirmed()) {
-            log.warn("{}: could not republish it to {}: {}; it is requeued and will be delivered again",
-                    context, republish.queue(), settled.failure());
-            answer(republish.deliveryTag(), false);
-            notify(listener -> listener.onRepublishFailed(context, settled.failure()));
+    /**
+     * Sends a republish on the channel life its delivery came on. {@code again} gives the send a fresh publish
+     * id, so that a return is matched to the send it concerns.
+     */
+    void send(Republish republish, boolean again) {
+        Life current = republish.delivery.life;
+        backingOff.remove(republish);
+        if (!current.isCurrent()) {
+            abandon(republish);
             return;
         }
-        answer(republish.deliveryTag(), true);
-        if (republish.decision() instanceof Decision.Retry retry) {
-            Tier tier = service.tier(retry.tier());
-            log.debug("{} failed ({}); retrying in {} through {}", context, republish.failure(), tier.delay(), tier.queue());
-            notify(listener -> listener.onRetry(context, republish.failure(), tier));
-        } else {
-            Decision.Park park = (Decision.Park) republish.decision();
-            log.warn("{} parked in {}: {} [{}]", context, republish.queue(), park.detail(), park.reason().id());
-            notify(listener -> listener.onPark(context, republish.failure(), park));
+        if (!republish.sending()) {
+            return;
         }
-    }
-
-    /**
-     * Acknowledges or requeues a delivery, once: every delivery that entered leaves here. Returns whether the
-     * answer was sent; after a connection recovery, the client drops answers to deliveries of the lost
-     * connection without a word, and the broker delivers those again.
-     */
-    private boolean answer(long deliveryTag, boolean ack) {
-        try {
-            if (ack) {
-                getChannel().basicAck(deliveryTag, false);
-            } else {
-                getChannel().basicNack(deliveryTag, false, true);
+        String publishId = again ? UUID.randomUUID().toString() : republish.publishId;
+        AMQP.BasicProperties properties = again ? RetryHeaders.withPublishId(republish.properties, publishId)
+                : republish.properties;
+        // One send at a time per channel, so that the sequence number registered is the one sent.
+        synchronized (current) {
+            long sequence = current.channel.getNextPublishSeqNo();
+            PendingPublishes.Send send = new PendingPublishes.Send(republish, sequence, publishId,
+                    owner.ticker().nanos() + owner.confirmTimeoutNanos());
+            current.pending.add(send);
+            try {
+                current.channel.basicPublish(Topology.DEFAULT_EXCHANGE, republish.queue, true, properties,
+                        republish.delivery.body);
+            } catch (IOException | RuntimeException e) {
+                if (current.pending.remove(sequence) != null) {
+                    refused(send, "it could not be sent: " + RetryingConsumer.describe(e));
+                }
             }
-            return true;
-        } catch (IOException | AlreadyClosedException e) {
-            log.debug("Could not answer delivery {}; its channel closed and the broker requeues it", deliveryTag, e);
-            return false;
-        } finally {
-            inFlight.exit();
         }
     }
 
-    /**
-     * Compares our attempt count with what the broker says, for the logs: a redelivery means an earlier
-     * delivery ended without an answer, and expiries from our tier queues without our header mean that
-     * something between the queues dropped it.
-     */
-    private void crossCheck(Envelope envelope, RetryHeaders headers, DeliveryContext context) {
-        int deliveryCount = headers.deliveryCount();
-        if (envelope.isRedeliver() || deliveryCount > 0) {
-            int earlier = Math.max(deliveryCount, 1);
-            log.warn("{} was delivered {} time(s) before without an answer: a consumer crashed or lost its "
-                    + "connection while handling it, or its republish failed", context, earlier);
-            notify(listener -> listener.onRedelivery(context, earlier));
+    /** A send that the broker confirmed: the delivery is acknowledged, unless the broker returned the send. */
+    private void confirmed(PendingPublishes.Send send) {
+        String returned = send.returned();
+        if (returned != null) {
+            refused(send, "the broker returned it: " + returned);
+            return;
         }
-        long expiries = headers.deaths().stream()
-                .filter(death -> death.reason().equals("expired") && tierQueues.contains(death.queue()))
-                .mapToLong(RetryHeaders.Death::count)
-                .sum();
-        if (headers.attempts() == 0 && expiries > 0) {
-            log.warn("{} came back from a tier queue (x-death counts {} expiries) without its {} header; it is "
-                    + "counted as a first attempt", context, expiries, RetryHeaders.ATTEMPTS);
-        } else if (expiries > headers.attempts()) {
-            log.debug("{}: x-death counts {} expiries, our header {} failures", context, expiries, headers.attempts());
+        Republish republish = send.republish;
+        if (!republish.confirmed()) {
+            return;
+        }
+        if (republish.refusals() > 0) {
+            owner.refusals().accepted(republish.queue);
+        }
+        Delivery delivery = republish.delivery;
+        if (!delivery.ack()) {
+            return; // its channel closed after the confirm: the original comes back, beside its republish
+        }
+        DeliveryContext context = delivery.context;
+        if (republish.decision instanceof Decision.Retry retry) {
+            Tier tier = service.tier(retry.tier());
+            log.debug("{} failed ({}); retrying in {} through {}", context, republish.failure, tier.delay(), tier.queue());
+            owner.notifyListener(listener -> listener.onRetry(context, republish.failure, tier));
+        } else {
+            Decision.Park park = (Decision.Park) republish.decision;
+            log.warn("{} parked in {}: {} [{}]", context, republish.queue, park.detail(), park.reason().id());
+            owner.notifyListener(listener -> listener.onPark(context, republish.failure, park));
         }
     }
 
-    private void notify(Consumer<RetryListener> event) {
+    /** A send that failed: if none of the republish's sends is left, it is sent again after a back-off. */
+    private void refused(PendingPublishes.Send send, String reason) {
+        Republish republish = send.republish;
+        if (!republish.failed()) {
+            return;
+        }
+        if (!republish.delivery.live()) {
+            abandon(republish);
+            return;
+        }
+        owner.refusals().refused(republish.queue, reason);
+        owner.notifyListener(listener -> listener.onRepublishFailed(republish.delivery.context, reason));
+        backingOff.add(republish);
+        owner.schedule(() -> send(republish, true), RetryingConsumer.backOff(republish.refusals()));
+    }
+
+    /** Sends again, beside the first, each republish the broker has not confirmed in time. */
+    void expireOverdue(long now) {
+        Life current = life;
+        for (PendingPublishes.Send send : current.pending.overdue(now)) {
+            send.deadline = now + owner.confirmTimeoutNanos();
+            if (owner.isBlocked()) {
+                continue; // the broker blocks publishers (a resource alarm): a second send would only wait too
+            }
+            String reason = "the broker did not confirm it within " + owner.confirmTimeout();
+            owner.refusals().refused(send.republish.queue, reason);
+            owner.notifyListener(listener -> listener.onRepublishFailed(send.republish.delivery.context, reason));
+            send(send.republish, true);
+        }
+    }
+
+    private static void abandon(Republish republish) {
+        if (republish.abandon()) {
+            republish.delivery.abandon();
+        }
+    }
+
+    // ---- Stopping ----
+
+    /** Requeues every delivery not yet handled and every republish waiting out a back-off. */
+    void requeueWaiting() {
+        for (Delivery delivery; (delivery = inbox.poll()) != null; ) {
+            delivery.requeue();
+        }
+        for (Republish republish : List.copyOf(backingOff)) {
+            backingOff.remove(republish);
+            if (republish.abandon()) {
+                republish.delivery.requeue();
+            }
+        }
+    }
+
+    /** Interrupts the handler that still runs after a stop's timeout; the thread ends with the stop anyway. */
+    void interruptHandler() {
+        handlerThread.interrupt();
+    }
+
+    void close() {
+        closeQuietly(life.channel);
+    }
+
+    private static void closeQuietly(Channel channel) {
         try {
-            event.accept(settings.listener());
-        } catch (RuntimeException e) {
-            log.warn("A retry listener failed; ignored", e);
+            if (channel.isOpen()) {
+                channel.close();
+            }
+        } catch (IOException | java.util.concurrent.TimeoutException | AlreadyClosedException e) {
+            log.debug("Could not close channel {}", channel.getChannelNumber(), e);
+        }
+    }
+
+    /** The client's callbacks for one channel object; they hand everything over and return at once. */
+    private final class Callbacks implements Consumer, ConfirmListener, ReturnListener, ShutdownListener,
+            RecoveryListener {
+
+        private final Channel channel;
+        private volatile long lastTag;
+
+        Callbacks(Channel channel) {
+            this.channel = channel;
+        }
+
+        /** The life this channel object is in now, if it is the consumer's current one. */
+        private Life current() {
+            Life current = life;
+            return current.channel == channel && !current.ended ? current : null;
+        }
+
+        @Override
+        public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
+                byte[] body) {
+            lastTag = Math.max(lastTag, envelope.getDeliveryTag());
+            Life current = current();
+            if (current == null || envelope.getDeliveryTag() <= current.tagFloor) {
+                return; // a delivery of a closed channel: the broker has requeued it
+            }
+            if (owner.isStopped()) {
+                try {
+                    channel.basicNack(envelope.getDeliveryTag(), false, true);
+                } catch (IOException | AlreadyClosedException e) {
+                    log.debug("Could not requeue a delivery that arrived while stopping", e);
+                }
+                return;
+            }
+            inbox.add(arrived(current, envelope, properties, body));
+        }
+
+        @Override
+        public void handleConsumeOk(String tag) {
+            boolean restored = false;
+            boolean stray = false;
+            synchronized (ChannelConsumer.this) {
+                if (tag.equals(recoveringTag)) {
+                    // The client's recovery subscribed it again, under the same tag.
+                    consumerTag = tag;
+                    recoveringTag = null;
+                    restored = lost;
+                    lost = false;
+                } else if (!tag.equals(consumerTag)) {
+                    stray = true;
+                }
+            }
+            if (restored) {
+                log.info("Consumer {} of {} is subscribed again", number, service.queue());
+                owner.notifyListener(listener -> listener.onConsumerRestored(service));
+            } else if (stray) {
+                // The client's recovery came after this consumer had subscribed anew: one subscription is enough.
+                owner.execute(() -> {
+                    try {
+                        channel.basicCancel(tag);
+                    } catch (IOException | AlreadyClosedException e) {
+                        log.debug("Could not cancel the extra consumer {}", tag, e);
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void handleCancelOk(String consumerTag) {
+        }
+
+        @Override
+        public void handleCancel(String consumerTag) {
+            // The broker cancelled it: the queue was deleted, or its leader moved. The client would subscribe it
+            // again on its next recovery, so it forgets it here; the control thread subscribes anew.
+            boolean wasSubscribed = loseSubscription(false);
+            synchronized (ChannelConsumer.this) {
+                // Not at once: RabbitMQ 3.10 closes the whole connection on a consume from a quorum queue that is
+                // still being deleted.
+                nextSubscription = owner.ticker().nanos() + RetryingConsumer.backOff(1);
+            }
+            owner.execute(() -> {
+                try {
+                    channel.basicCancel(consumerTag);
+                } catch (IOException | AlreadyClosedException e) {
+                    log.debug("Could not forget cancelled consumer {}", consumerTag, e);
+                }
+                if (wasSubscribed) {
+                    String reason = "the broker cancelled it (was " + service.queue() + " deleted, or did its leader move?)";
+                    log.warn("Consumer {} of {}: {}; subscribing again", number, service.queue(), reason);
+                    owner.notifyListener(listener -> listener.onConsumerLost(service, reason));
+                }
+                owner.review();
+            });
+        }
+
+        @Override
+        public void handleShutdownSignal(String consumerTag, ShutdownSignalException cause) {
+        }
+
+        @Override
+        public void handleRecoverOk(String consumerTag) {
+        }
+
+        @Override
+        public void handleAck(long sequence, boolean multiple) {
+            Life current = current();
+            if (current == null) {
+                return;
+            }
+            List<PendingPublishes.Send> sends = current.pending.take(sequence, multiple);
+            if (!sends.isEmpty()) {
+                owner.execute(() -> sends.forEach(ChannelConsumer.this::confirmed));
+            }
+        }
+
+        @Override
+        public void handleNack(long sequence, boolean multiple) {
+            Life current = current();
+            if (current == null) {
+                return;
+            }
+            List<PendingPublishes.Send> sends = current.pending.take(sequence, multiple);
+            if (!sends.isEmpty()) {
+                owner.execute(() -> sends.forEach(send -> refused(send, "the broker refused it (nack)")));
+            }
+        }
+
+        @Override
+        public void handleReturn(int replyCode, String replyText, String exchange, String routingKey,
+                AMQP.BasicProperties properties, byte[] body) {
+            Life current = current();
+            if (current != null) {
+                RetryHeaders.of(properties.getHeaders()).publishId().ifPresent(id ->
+                        current.pending.returned(id, replyCode + " " + replyText));
+            }
+        }
+
+        @Override
+        public void shutdownCompleted(ShutdownSignalException cause) {
+            Life ended = current();
+            if (ended == null) {
+                return;
+            }
+            ended.ended = true;
+            // The broker requeues every unacknowledged delivery of a closed channel: what this life holds is let
+            // go, on the control thread.
+            List<PendingPublishes.Send> sends = ended.pending.clear();
+            boolean recovering = cause.isHardError() && channel instanceof Recoverable && !owner.isStopped();
+            boolean wasSubscribed = !owner.isStopped() && loseSubscription(recovering);
+            owner.execute(() -> {
+                sends.forEach(send -> abandon(send.republish));
+                owner.admission().remove(delivery -> delivery.life == ended).forEach(Delivery::abandon);
+                if (wasSubscribed) {
+                    String reason = "its " + (cause.isHardError() ? "connection" : "channel") + " closed: "
+                            + cause.getMessage();
+                    log.warn("Consumer {} of {} lost: {}", number, service.queue(), reason);
+                    owner.notifyListener(listener -> listener.onConsumerLost(service, reason));
+                }
+                owner.review();
+            });
+        }
+
+        @Override
+        public void handleRecovery(Recoverable recoverable) {
+            // The client recovered the channel, and subscribes the consumer again itself, under the same tag,
+            // once every channel is back: it is given a moment before this consumer subscribes anew.
+            life = new Life(channel, this, lastTag);
+            synchronized (ChannelConsumer.this) {
+                if (recoveringTag != null) {
+                    recoveryDeadline = owner.ticker().nanos() + RECOVERY_GRACE_NANOS;
+                }
+            }
+            owner.execute(owner::review);
+        }
+
+        @Override
+        public void handleRecoveryStarted(Recoverable recoverable) {
         }
     }
 }

@@ -5,11 +5,14 @@ import static java.util.Objects.requireNonNull;
 import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.model.Service;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * One delivery as a handler sees it: the message, where it was first published, and which attempt this is.
  * A retried message arrives from its tier queue; the context still gives its original exchange and routing key.
+ * Everything here was read when the message arrived and cannot be changed: the properties' headers are an
+ * unmodifiable copy, so that nothing a handler does changes what happens to the message.
  */
 public final class DeliveryContext {
 
@@ -18,17 +21,22 @@ public final class DeliveryContext {
     private final String routingKey;
     private final int attempt;
     private final Instant firstFailure;
-    private final AMQP.BasicProperties properties;
+    private final AMQP.BasicProperties delivered;
+    private final Map<String, Object> headers;
     private final byte[] body;
+    private final String originalExpiration;
+    private AMQP.BasicProperties properties;
 
     DeliveryContext(Service service, String exchange, String routingKey, int attempt, Instant firstFailure,
-            AMQP.BasicProperties properties, byte[] body) {
+            AMQP.BasicProperties delivered, Map<String, Object> headers, String originalExpiration, byte[] body) {
         this.service = requireNonNull(service, "service");
         this.exchange = requireNonNull(exchange, "exchange");
         this.routingKey = requireNonNull(routingKey, "routingKey");
         this.attempt = attempt;
         this.firstFailure = firstFailure;
-        this.properties = requireNonNull(properties, "properties");
+        this.delivered = requireNonNull(delivered, "delivered");
+        this.headers = requireNonNull(headers, "headers");
+        this.originalExpiration = originalExpiration;
         this.body = requireNonNull(body, "body");
     }
 
@@ -64,11 +72,24 @@ public final class DeliveryContext {
 
     /** The publisher's message id, if it set one. */
     public Optional<String> messageId() {
-        return Optional.ofNullable(properties.getMessageId());
+        return Optional.ofNullable(delivered.getMessageId());
     }
 
-    /** The message's properties, headers included. */
-    public AMQP.BasicProperties properties() {
+    /**
+     * The {@code expiration} its publisher gave the message, if any. A retry never carries it (it would make the
+     * message leave its tier early, or expire out of the parking lot), so on later attempts it comes from the
+     * {@code retry-original-expiration} header; whether the message is still worth handling is the handler's
+     * call.
+     */
+    public Optional<String> originalExpiration() {
+        return Optional.ofNullable(originalExpiration);
+    }
+
+    /** The message's properties, with an unmodifiable copy of its headers as they arrived. */
+    public synchronized AMQP.BasicProperties properties() {
+        if (properties == null) {
+            properties = delivered.builder().headers(headers).build();
+        }
         return properties;
     }
 

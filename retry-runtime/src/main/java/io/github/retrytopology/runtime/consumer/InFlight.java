@@ -1,60 +1,49 @@
 package io.github.retrytopology.runtime.consumer;
 
 import java.time.Duration;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** Counts deliveries not yet answered, so that a graceful stop can wait for the last of them. */
+/**
+ * Counts the deliveries of one service's consumers that are not answered yet: being handled, waiting for their
+ * republish to be confirmed, or waiting to be handled. A graceful stop waits for it to reach zero.
+ */
 final class InFlight {
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition idle = lock.newCondition();
-    private int count;
+    private final AtomicInteger count = new AtomicInteger();
 
     void enter() {
-        lock.lock();
-        try {
-            count++;
-        } finally {
-            lock.unlock();
-        }
+        count.incrementAndGet();
     }
 
     void exit() {
-        lock.lock();
-        try {
-            count--;
-            if (count <= 0) {
-                idle.signalAll();
+        int left = count.decrementAndGet();
+        if (left < 0) {
+            throw new IllegalStateException("more deliveries answered than received: " + left + " in flight");
+        }
+        if (left == 0) {
+            synchronized (this) {
+                notifyAll();
             }
-        } finally {
-            lock.unlock();
         }
     }
 
     int count() {
-        lock.lock();
-        try {
-            return count;
-        } finally {
-            lock.unlock();
-        }
+        return count.get();
     }
 
     /** Waits until no delivery is in flight; returns whether that happened within the timeout. */
     boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long remaining = timeout.toNanos();
-        lock.lock();
-        try {
-            while (count > 0) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (this) {
+            while (count.get() > 0) {
+                long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return false;
                 }
-                remaining = idle.awaitNanos(remaining);
+                TimeUnit.NANOSECONDS.timedWait(this, remaining);
             }
-            return true;
-        } finally {
-            lock.unlock();
         }
+        return true;
     }
 }

@@ -1,13 +1,16 @@
 package io.github.retrytopology.runtime.consumer;
 
+import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
 
 /**
- * Hears what happens to each delivery, for metrics and alerts; every method does nothing unless overridden.
- * Retries and parks are reported once the broker has confirmed the republish, so each counts a message that
- * really moved. Methods are called on the client's threads and should return quickly; an exception they throw
- * is logged and ignored.
+ * Hears what happens to each delivery, and to the consumers, for metrics and alerts; every method does nothing
+ * unless overridden. Retries and parks are reported once the broker has confirmed the republish, so each counts
+ * a message that really moved. Methods are called on the consumer's own threads, never on the client's
+ * connection thread: {@link #onSuccess} and {@link #onRedelivery} on the handler's thread, the others on the
+ * thread that settles confirms, where a slow listener delays the acknowledgements of this consumer's retries and
+ * parks (and nothing else). An exception they throw is logged and ignored.
  */
 public interface RetryListener {
 
@@ -28,19 +31,36 @@ public interface RetryListener {
     }
 
     /**
-     * A retry or park could not be published: the broker refused or returned it, or did not confirm it in
-     * time. The original message was requeued and will be delivered again: nothing is lost, but the tier queue
-     * or parking lot may be missing.
+     * A retry or park could not be published: the broker refused it (its queue is full, say) or returned it
+     * (the queue is missing), or did not confirm it in time. The original message stays unacknowledged and the
+     * republish is tried again after a back-off, without running the handler again: nothing is lost, and the
+     * consumer slows down rather than spin while the broker refuses.
      */
     default void onRepublishFailed(DeliveryContext context, String reason) {
     }
 
     /**
      * The message was delivered before, and that delivery ended without an answer: a consumer crashed or lost
-     * its connection while handling it, or its republish failed.
+     * its connection while handling it, or was stopped. Reported on quorum queues, whose {@code x-delivery-count}
+     * says so; a classic queue's redelivered flag alone proves nothing (after a broker restart every recovered
+     * message carries it) and is not reported.
      *
-     * @param deliveryCount how many earlier deliveries of this attempt ended so, as far as the broker says
+     * @param deliveryCount how many earlier deliveries ended so, as the broker counts them
      */
     default void onRedelivery(DeliveryContext context, int deliveryCount) {
+    }
+
+    /**
+     * One of the service's consumers stopped receiving deliveries without being asked to: the broker cancelled
+     * it (its queue was deleted, or a quorum queue's leader moved), its channel closed on an error, or its
+     * connection was lost. It subscribes again with a back-off; {@link #onConsumerRestored} follows when it has.
+     *
+     * @param reason what happened, in a sentence
+     */
+    default void onConsumerLost(Service service, String reason) {
+    }
+
+    /** A consumer reported by {@link #onConsumerLost} receives deliveries again. */
+    default void onConsumerRestored(Service service) {
     }
 }

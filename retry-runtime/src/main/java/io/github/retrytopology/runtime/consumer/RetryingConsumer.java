@@ -2,22 +2,25 @@ package io.github.retrytopology.runtime.consumer;
 
 import static java.util.Objects.requireNonNull;
 
-import com.rabbitmq.client.AlreadyClosedException;
-import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,11 +36,22 @@ import org.slf4j.LoggerFactory;
  *         .consumers(4)
  *         .start();
  * ...
- * consumer.close(); // lets deliveries in flight finish, then closes its channels
+ * consumer.close(); // lets the deliveries being handled finish, requeues the rest, closes its channels
  * }</pre>
  *
- * <p>The connection's automatic recovery is supported: deliveries in flight when the connection drops are
- * requeued by the broker and delivered again after recovery, and their late answers are ignored.
+ * <p>What it promises: no message is lost, and none is parked before its attempts are spent.
+ * <ul>
+ *   <li>A republish that the broker refuses, returns or does not confirm is sent again after a back-off while
+ *       the delivery waits unacknowledged: the handler does not run again, and the delivery's count toward a
+ *       quorum queue's delivery limit does not rise.
+ *   <li>A delivery that the broker hands out again after an earlier one ended unanswered (a crash, a lost
+ *       connection) is handled alone, so that if it crashes its process again it takes no neighbour to the
+ *       delivery limit with it; the consumers start cautious for the same reason. See {@code Admission}.
+ *   <li>A consumer that the broker cancels, or whose channel closes on an error, subscribes again with a
+ *       back-off; {@link #isRunning()} and the listener say when it is lost and restored. The Java client's
+ *       automatic connection recovery is supported: what was in flight on the lost connection is requeued by the
+ *       broker, and nothing of it is answered or republished on the recovered one.
+ * </ul>
  */
 public final class RetryingConsumer implements AutoCloseable {
 
@@ -46,22 +60,62 @@ public final class RetryingConsumer implements AutoCloseable {
     /** How long {@link #close()} waits for deliveries in flight. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final long FIRST_BACK_OFF = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long LAST_BACK_OFF = TimeUnit.SECONDS.toNanos(5);
+    private static final Duration REPORT_PERIOD = Duration.ofSeconds(10);
+    /**
+     * How many deliveries in a row the broker must hand out for the first time before cautious consumers take
+     * their full prefetch. A quorum queue hands out the deliveries that came back before any other, so the
+     * first one that did not come back says they are past; a few more make sure.
+     */
+    static final int CAUTIOUS_RUN = 10;
+
+    private final Connection connection;
+    private final Routes routes;
     private final Service service;
-    private final List<Channel> channels;
-    private final List<String> consumerTags;
-    private final InFlight inFlight;
-    private final List<ExecutorService> handlerThreads;
-    private final ScheduledExecutorService expiry;
+    private final PayloadCodec codec;
+    private final RetryListener listener;
+    private final Clock clock;
+    private final Ticker ticker;
+    private final Duration confirmTimeout;
+    private final int prefetch;
+    private final InFlight inFlight = new InFlight();
+    private final Admission admission;
+    private final Refusals refusals;
+    private final ScheduledExecutorService control;
+    private final ExecutorService isolation;
+    private final List<ChannelConsumer> consumers = new ArrayList<>();
+    private final BlockedListener blocked;
+    private volatile boolean isBlocked;
     private volatile boolean stopped;
 
-    private RetryingConsumer(Service service, List<Channel> channels, List<String> consumerTags, InFlight inFlight,
-            List<ExecutorService> handlerThreads, ScheduledExecutorService expiry) {
-        this.service = service;
-        this.channels = channels;
-        this.consumerTags = consumerTags;
-        this.inFlight = inFlight;
-        this.handlerThreads = handlerThreads;
-        this.expiry = expiry;
+    private RetryingConsumer(Builder builder) {
+        this.connection = builder.connection;
+        this.routes = builder.routes;
+        this.service = routes.service();
+        this.codec = builder.codec;
+        this.listener = builder.listener;
+        this.clock = builder.clock;
+        this.ticker = builder.ticker;
+        this.confirmTimeout = builder.confirmTimeout;
+        this.prefetch = builder.prefetch;
+        this.admission = new Admission(Math.min(builder.prefetch * builder.consumers, CAUTIOUS_RUN));
+        this.refusals = new Refusals(service.name(), ticker, REPORT_PERIOD);
+        this.control = Executors.newSingleThreadScheduledExecutor(daemon("retry-" + service.name() + "-control"));
+        this.isolation = Executors.newSingleThreadExecutor(daemon("retry-" + service.name() + "-alone"));
+        this.blocked = new BlockedListener() {
+            @Override
+            public void handleBlocked(String reason) {
+                isBlocked = true;
+                log.warn("The broker blocks the connection of {}'s consumers: {}", service.queue(), reason);
+            }
+
+            @Override
+            public void handleUnblocked() {
+                isBlocked = false;
+                log.info("The broker unblocked the connection of {}'s consumers", service.queue());
+            }
+        };
     }
 
     /** Starts configuring a consumer of the service that {@code routes} belong to. */
@@ -74,39 +128,58 @@ public final class RetryingConsumer implements AutoCloseable {
         return service;
     }
 
-    /** How many deliveries are being handled or wait for their republish to be confirmed. */
+    /** How many deliveries are being handled, wait to be, or wait for their republish to be confirmed. */
     public int inFlight() {
         return inFlight.count();
     }
 
     /**
-     * Stops consuming, waits up to {@code timeout} for the deliveries in flight to finish and their republishes
-     * to be confirmed, then closes the channels; the broker requeues whatever is still unanswered.
+     * Whether it receives deliveries: not stopped, and every consumer that should be subscribed is. While it is
+     * cautious (see the class comment), one consumer is subscribed by design.
+     */
+    public boolean isRunning() {
+        if (stopped) {
+            return false;
+        }
+        boolean open = admission.isOpen();
+        for (int i = 0; i < consumers.size(); i++) {
+            if ((open || i == 0) && !consumers.get(i).isSubscribed()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Stops consuming: deliveries not yet handled, and those whose republish waits out a back-off, go back to
+     * the queue at once; those in a handler finish, and their republishes are confirmed, within {@code timeout}.
+     * Then the channels close, and the broker requeues whatever is still unanswered.
      *
-     * @return whether every delivery in flight finished in time
+     * @return whether every delivery in flight was answered in time
      */
     public boolean stop(Duration timeout) throws InterruptedException {
         if (stopped) {
             return true;
         }
         stopped = true;
-        for (int i = 0; i < channels.size(); i++) {
-            try {
-                channels.get(i).basicCancel(consumerTags.get(i));
-            } catch (IOException | AlreadyClosedException e) {
-                log.debug("Could not cancel consumer {} of {}", consumerTags.get(i), service.queue(), e);
-            }
+        try {
+            control.submit(() -> {
+                consumers.forEach(ChannelConsumer::cancel);
+                consumers.forEach(ChannelConsumer::requeueWaiting);
+                admission.remove(delivery -> true).forEach(Delivery::requeue);
+            }).get();
+        } catch (ExecutionException e) {
+            log.warn("Stopping the consumers of {} failed", service.queue(), e.getCause());
+        } catch (RejectedExecutionException shutDown) {
+            log.debug("The control thread of {} had ended", service.queue());
         }
         boolean idle = inFlight.awaitIdle(timeout);
         if (!idle) {
             log.warn("{} deliveries of {} were still in flight after {}; the broker requeues them",
                     inFlight.count(), service.queue(), timeout);
+            consumers.forEach(ChannelConsumer::interruptHandler);
         }
-        expiry.shutdownNow();
-        handlerThreads.forEach(ExecutorService::shutdownNow);
-        for (Channel channel : channels) {
-            closeQuietly(channel);
-        }
+        shutDown();
         return idle;
     }
 
@@ -117,10 +190,154 @@ public final class RetryingConsumer implements AutoCloseable {
             stop(DEFAULT_STOP_TIMEOUT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            expiry.shutdownNow();
-            handlerThreads.forEach(ExecutorService::shutdownNow);
-            channels.forEach(RetryingConsumer::closeQuietly);
+            shutDown();
         }
+    }
+
+    private void shutDown() {
+        stopped = true;
+        control.shutdownNow();
+        isolation.shutdownNow();
+        connection.removeBlockedListener(blocked);
+        consumers.forEach(ChannelConsumer::close);
+    }
+
+    // ---- What the consumers share; package-private ----
+
+    Connection connection() {
+        return connection;
+    }
+
+    Routes routes() {
+        return routes;
+    }
+
+    PayloadCodec codec() {
+        return codec;
+    }
+
+    InFlight inFlightDeliveries() {
+        return inFlight;
+    }
+
+    Admission admission() {
+        return admission;
+    }
+
+    Refusals refusals() {
+        return refusals;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    Duration confirmTimeout() {
+        return confirmTimeout;
+    }
+
+    long confirmTimeoutNanos() {
+        return confirmTimeout.toNanos();
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    boolean isStopped() {
+        return stopped;
+    }
+
+    boolean isBlocked() {
+        return isBlocked;
+    }
+
+    /** Runs a task on the control thread; dropped once stopped, when the channels' end settles everything. */
+    void execute(Runnable task) {
+        try {
+            control.execute(task);
+        } catch (RejectedExecutionException shutDown) {
+            log.debug("Dropped a task of {}'s consumers: they have stopped", service.queue());
+        }
+    }
+
+    /** Runs a task on the control thread after a pause in nanoseconds. */
+    void schedule(Runnable task, long nanos) {
+        try {
+            control.schedule(task, nanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException shutDown) {
+            log.debug("Dropped a task of {}'s consumers: they have stopped", service.queue());
+        }
+    }
+
+    /** Tells the listener; what it throws is logged, never passed on. */
+    void notifyListener(Consumer<RetryListener> event) {
+        try {
+            event.accept(listener);
+        } catch (RuntimeException e) {
+            log.warn("A retry listener failed; ignored", e);
+        }
+    }
+
+    /** A delivery was answered: while cautious, or while deliveries wait to be handled alone, look again. */
+    void answered(Delivery delivery, boolean handled) {
+        admission.answered(delivery, handled);
+        if (admission.watching()) {
+            execute(this::review);
+        }
+    }
+
+    /**
+     * Brings the consumers in line with what the admission allows, and hands the next delivery that waits to be
+     * handled alone to the isolation thread once it would be. Runs on the control thread.
+     */
+    void review() {
+        if (stopped) {
+            return;
+        }
+        Delivery alone = admission.nextAlone(inFlight.count());
+        if (alone != null) {
+            isolation.execute(() -> alone.life.consumer().process(alone));
+        }
+        long now = ticker.nanos();
+        boolean open = admission.isOpen();
+        for (int i = 0; i < consumers.size(); i++) {
+            ChannelConsumer consumer = consumers.get(i);
+            if (open) {
+                consumer.steer(true, prefetch, now);
+            } else if (i == 0) {
+                boolean cautiousAlready = consumer.isSubscribed() && consumer.prefetch() == 1;
+                consumer.steer(cautiousAlready || admission.quiet(inFlight.count()), 1, now);
+            } else {
+                consumer.steer(false, prefetch, now);
+            }
+        }
+    }
+
+    /** Looks after deadlines and back-offs; runs on the control thread, every tick. */
+    private void tick() {
+        try {
+            long now = ticker.nanos();
+            consumers.forEach(consumer -> consumer.expireOverdue(now));
+            review();
+        } catch (RuntimeException e) {
+            log.error("The control thread of {}'s consumers failed; it goes on", service.queue(), e);
+        }
+    }
+
+    /** The pause before the {@code n}th attempt in a row, from 1: 100 ms, doubled each time up to 5 s. */
+    static long backOff(int attempt) {
+        int doublings = Math.min(Math.max(attempt - 1, 0), 6);
+        return Math.min(FIRST_BACK_OFF << doublings, LAST_BACK_OFF);
+    }
+
+    /** An exception as a sentence, for logs and listeners. */
+    static String describe(Throwable e) {
+        Throwable cause = e;
+        while (cause.getMessage() == null && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
     }
 
     private static ThreadFactory daemon(String name) {
@@ -129,16 +346,6 @@ public final class RetryingConsumer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    private static void closeQuietly(Channel channel) {
-        try {
-            if (channel.isOpen()) {
-                channel.close();
-            }
-        } catch (IOException | TimeoutException | AlreadyClosedException e) {
-            log.debug("Could not close channel {}", channel.getChannelNumber(), e);
-        }
     }
 
     /** Configures a {@link RetryingConsumer}; every setting has a default. */
@@ -152,6 +359,7 @@ public final class RetryingConsumer implements AutoCloseable {
         };
         private Duration confirmTimeout = Duration.ofSeconds(30);
         private Clock clock = Clock.systemUTC();
+        private Ticker ticker = Ticker.system();
 
         private Builder(Connection connection, Routes routes) {
             this.connection = connection;
@@ -185,15 +393,16 @@ public final class RetryingConsumer implements AutoCloseable {
             return this;
         }
 
-        /** Who hears of successes, retries and parks; nobody by default. */
+        /** Who hears of successes, retries, parks and lost consumers; nobody by default. */
         public Builder listener(RetryListener listener) {
             this.listener = requireNonNull(listener, "listener");
             return this;
         }
 
         /**
-         * How long to wait for the broker to confirm a retry or park before requeueing the delivery instead;
-         * 30 seconds by default.
+         * How long a republish may wait for the broker's confirm before it is sent once more beside the first
+         * (unless the broker blocks publishers, when a second send would only wait too); 30 seconds by default.
+         * The delivery stays unacknowledged meanwhile: it is never requeued for a slow confirm.
          */
         public Builder confirmTimeout(Duration confirmTimeout) {
             if (confirmTimeout.isNegative() || confirmTimeout.isZero()) {
@@ -203,14 +412,20 @@ public final class RetryingConsumer implements AutoCloseable {
             return this;
         }
 
-        /** The clock for failure times and confirm deadlines; the system clock by default. */
+        /** The clock of the failure and park times written in headers; the system clock by default. */
         public Builder clock(Clock clock) {
             this.clock = requireNonNull(clock, "clock");
             return this;
         }
 
+        /** The monotonic clock of deadlines and back-offs, for tests that move time by hand. */
+        Builder ticker(Ticker ticker) {
+            this.ticker = requireNonNull(ticker, "ticker");
+            return this;
+        }
+
         /**
-         * Opens the channels and starts consuming.
+         * Opens the channels and starts consuming, cautiously: see the class comment.
          *
          * @throws IllegalStateException if the codec cannot decode a payload type of the routes
          * @throws IOException if the broker refuses a channel or the consumer, for example because the queue
@@ -218,42 +433,21 @@ public final class RetryingConsumer implements AutoCloseable {
          */
         public RetryingConsumer start() throws IOException {
             routes.requireDecodable(codec);
-            Service service = routes.service();
-            ChannelConsumer.Settings settings = new ChannelConsumer.Settings(codec, listener, clock, confirmTimeout);
-            InFlight inFlight = new InFlight();
-            List<Channel> channels = new ArrayList<>();
-            List<ChannelConsumer> channelConsumers = new ArrayList<>();
-            List<ExecutorService> handlerThreads = new ArrayList<>();
-            List<String> tags = new ArrayList<>();
-            ScheduledExecutorService expiry = Executors.newSingleThreadScheduledExecutor(
-                    daemon("retry-confirm-expiry-" + service.name()));
+            RetryingConsumer consumer = new RetryingConsumer(this);
             try {
                 for (int i = 1; i <= consumers; i++) {
-                    Channel channel = connection.createChannel();
-                    if (channel == null) {
-                        throw new IOException("the connection has no channel left to open");
-                    }
-                    channels.add(channel);
-                    channel.basicQos(prefetch);
-                    ExecutorService handlerThread = Executors.newSingleThreadExecutor(
-                            daemon("retry-" + service.name() + "-" + i));
-                    handlerThreads.add(handlerThread);
-                    ChannelConsumer consumer = new ChannelConsumer(channel, routes, settings, inFlight, handlerThread);
-                    channelConsumers.add(consumer);
-                    tags.add(channel.basicConsume(service.queue(), false, consumer));
+                    consumer.consumers.add(new ChannelConsumer(consumer, i));
                 }
+                consumer.consumers.get(0).subscribeOrThrow(1);
             } catch (IOException | RuntimeException e) {
-                expiry.shutdownNow();
-                handlerThreads.forEach(ExecutorService::shutdownNow);
-                channels.forEach(RetryingConsumer::closeQuietly);
+                consumer.shutDown();
                 throw e;
             }
-            long period = Math.max(10, confirmTimeout.toMillis() / 4);
-            expiry.scheduleWithFixedDelay(() -> channelConsumers.forEach(ChannelConsumer::expire),
-                    period, period, TimeUnit.MILLISECONDS);
-            log.info("Consuming {} with {} consumer(s), prefetch {}", service.queue(), consumers, prefetch);
-            return new RetryingConsumer(service, List.copyOf(channels), List.copyOf(tags), inFlight,
-                    List.copyOf(handlerThreads), expiry);
+            connection.addBlockedListener(consumer.blocked);
+            long tick = Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4));
+            consumer.control.scheduleWithFixedDelay(consumer::tick, tick, tick, TimeUnit.MILLISECONDS);
+            log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);
+            return consumer;
         }
     }
 }

@@ -9,12 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The headers this project keeps on a message, and how they change on each failure, park and replay.
@@ -22,6 +24,10 @@ import java.util.Set;
  * <p>Attempts are counted in {@value #ATTEMPTS}, never from {@code x-death}: RabbitMQ 3.13.0 to 3.13.2
  * stopped counting republished messages there, and RabbitMQ 4 never reads an {@code x-death} that a client
  * publishes. The broker's headers are only read, to cross-check and to tell a crashed consumer apart.
+ *
+ * <p>These headers are trusted only on a message that came back from one of the service's own tier queues,
+ * or that a replay sent: a publisher that copies the headers of a message it consumed into a new one would
+ * otherwise make its new message look like a late attempt of another routing key. See {@link #arrival}.
  *
  * <p>Every value this project writes is a string or a number, readable in the management UI. Times are
  * ISO-8601 instants. Exception messages and the failure history are bounded, so that the headers of a message
@@ -55,6 +61,16 @@ public final class RetryHeaders {
     public static final String REPLAYS = "retry-replays";
     /** A fresh identifier on every republish, so that a returned message is matched to its publish. */
     public static final String PUBLISH_ID = "retry-publish-id";
+    /**
+     * The publisher's {@code expiration}, which a republished message no longer carries: a message must not
+     * expire out of the parking lot, nor leave a tier before the tier's delay.
+     */
+    public static final String ORIGINAL_EXPIRATION = "retry-original-expiration";
+    /**
+     * Who the message is across its retries when its publisher set no {@code message-id}: given at its first
+     * failure and kept. Two parked copies with the same identity and attempt are twins of one message.
+     */
+    public static final String MESSAGE_ID = "retry-message-id";
 
     /** The broker's dead-letter history. */
     public static final String X_DEATH = "x-death";
@@ -67,6 +83,10 @@ public final class RetryHeaders {
     public static final int MAX_HISTORY = 10;
     private static final int MAX_HISTORY_LINE = 300;
 
+    /** Every header this project writes, which it trusts only on messages that it sent itself. */
+    private static final Set<String> OURS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, ORIGINAL_EXCHANGE,
+            ORIGINAL_ROUTING_KEY, EXCEPTION, EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, REPLAYS,
+            PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID);
     /** Headers that describe one failure and go when a message is replayed. */
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
@@ -76,15 +96,79 @@ public final class RetryHeaders {
     private static final Set<String> DEATH_HEADERS = Set.of(X_DEATH, "x-first-death-exchange", "x-first-death-queue",
             "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason");
 
-    private final Map<String, Object> headers;
+    private static final String EXPIRED = "expired";
 
-    private RetryHeaders(Map<String, Object> headers) {
-        this.headers = headers == null ? Map.of() : headers;
+    /** Where a delivery came from, which decides whether this project's headers on it are its own. */
+    public enum Provenance {
+        /** Published through an exchange, or straight to the queue by someone else: any retry header is stale. */
+        PUBLISHED,
+        /** Dead-lettered back from one of the service's own tier queues, where a retry sent it. */
+        RETRIED,
+        /** Sent back to the service's queue by a replay from its parking lot. */
+        REPLAYED
     }
 
-    /** Reads the headers of a message; null headers read as none. */
+    private final Map<String, Object> headers;
+    private final Map<String, Object> delivered;
+    private final Provenance provenance;
+
+    private RetryHeaders(Map<String, Object> headers, Map<String, Object> delivered, Provenance provenance) {
+        this.headers = headers == null ? Map.of() : headers;
+        this.delivered = delivered == null ? this.headers : delivered;
+        this.provenance = provenance;
+    }
+
+    /** Reads the headers of a message as they are, trusting them all; null headers read as none. */
     public static RetryHeaders of(Map<String, Object> headers) {
-        return new RetryHeaders(headers);
+        return new RetryHeaders(headers, null, Provenance.RETRIED);
+    }
+
+    /**
+     * Reads the headers of a message as its consumer received it. This project's headers count only on a message
+     * that came back from one of the service's tier queues (the default exchange delivered it, and the broker's
+     * latest {@code x-death} entry is an expiry in one of {@code tierQueues}) or from a replay (the default
+     * exchange, with {@value #REPLAYS}); on anything else they are stale copies, read as absent and never
+     * written back.
+     *
+     * @param headers the headers as delivered; read now, so that later changes to the map change nothing
+     * @param exchange the exchange that delivered the message
+     * @param tierQueues the names of the service's tier queues
+     */
+    public static RetryHeaders arrival(Map<String, Object> headers, String exchange, Set<String> tierQueues) {
+        Map<String, Object> snapshot = headers == null ? Map.of() : Snapshot.of(headers);
+        Provenance provenance = provenance(snapshot, exchange, tierQueues);
+        Map<String, Object> trusted = snapshot;
+        if (provenance == Provenance.PUBLISHED && !Collections.disjoint(snapshot.keySet(), OURS)) {
+            Map<String, Object> fresh = new HashMap<>(snapshot);
+            fresh.keySet().removeAll(OURS);
+            trusted = Collections.unmodifiableMap(fresh);
+        }
+        return new RetryHeaders(trusted, snapshot, provenance);
+    }
+
+    private static Provenance provenance(Map<String, Object> headers, String exchange, Set<String> tierQueues) {
+        if (!exchange.isEmpty()) {
+            return Provenance.PUBLISHED;
+        }
+        if (headers.get(X_DEATH) instanceof List<?> deaths && !deaths.isEmpty() && deaths.get(0) instanceof Map<?, ?> last
+                && text(last.get("reason")).filter(EXPIRED::equals).isPresent()
+                && text(last.get("queue")).filter(tierQueues::contains).isPresent()) {
+            return Provenance.RETRIED;
+        }
+        if (headers.get(REPLAYS) instanceof Number) {
+            return Provenance.REPLAYED;
+        }
+        return Provenance.PUBLISHED;
+    }
+
+    /** Where the message came from; {@link Provenance#RETRIED} for headers read with {@link #of}. */
+    public Provenance provenance() {
+        return provenance;
+    }
+
+    /** Every header as the message arrived, stale copies of this project's included; unmodifiable. */
+    public Map<String, Object> delivered() {
+        return delivered;
     }
 
     /** Failed deliveries so far: 0 for a message that never failed. */
@@ -144,6 +228,16 @@ public final class RetryHeaders {
         return string(PARK_DETAIL);
     }
 
+    /** The publisher's {@code expiration}, taken off when the message was first republished. */
+    public Optional<String> originalExpiration() {
+        return string(ORIGINAL_EXPIRATION);
+    }
+
+    /** Who the message is across its retries, if it has failed before and its publisher set no message id. */
+    public Optional<String> messageId() {
+        return string(MESSAGE_ID);
+    }
+
     /** The identifier of the republish that carried the message here. */
     public Optional<String> publishId() {
         return string(PUBLISH_ID);
@@ -187,10 +281,11 @@ public final class RetryHeaders {
 
     /**
      * One entry of {@code x-death}: the broker dead-lettered the message from {@code queue} for
-     * {@code reason}, {@code count} times.
+     * {@code reason}, {@code count} times, the last at {@code time}; {@code originalExpiration} is the
+     * message's own expiration, which the broker takes off when it dead-letters a message.
      */
     public record Death(String queue, String reason, long count, String exchange, List<String> routingKeys,
-            Optional<Instant> time) {
+            Optional<Instant> time, Optional<String> originalExpiration) {
 
         static Death of(Map<?, ?> table) {
             Object count = table.get("count");
@@ -200,7 +295,7 @@ public final class RetryHeaders {
             Optional<Instant> time = table.get("time") instanceof Date date ? Optional.of(date.toInstant()) : Optional.empty();
             return new Death(text(table.get("queue")).orElse(""), text(table.get("reason")).orElse(""),
                     count instanceof Number number ? number.longValue() : 0,
-                    text(table.get("exchange")).orElse(""), keys, time);
+                    text(table.get("exchange")).orElse(""), keys, time, text(table.get("original-expiration")));
         }
     }
 
@@ -279,12 +374,29 @@ public final class RetryHeaders {
         return next;
     }
 
-    /** Returns a copy of {@code properties} with these headers, made persistent, with a fresh publish id. */
+    /**
+     * Returns a copy of {@code properties} to republish with these headers: made persistent, with a fresh
+     * publish id, and without the publisher's {@code expiration}, which {@value #ORIGINAL_EXPIRATION} keeps
+     * instead. A message without a message id gets a {@value #MESSAGE_ID} that stays with it from then on.
+     */
     public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers,
             String publishId) {
-        Map<String, Object> withId = new HashMap<>(headers);
-        withId.put(PUBLISH_ID, publishId);
-        return properties.builder().headers(withId).deliveryMode(2).build();
+        Map<String, Object> outgoing = new HashMap<>(headers);
+        outgoing.put(PUBLISH_ID, publishId);
+        if (properties.getExpiration() != null) {
+            outgoing.put(ORIGINAL_EXPIRATION, properties.getExpiration());
+        }
+        if (properties.getMessageId() == null) {
+            outgoing.putIfAbsent(MESSAGE_ID, UUID.randomUUID().toString());
+        }
+        return properties.builder().headers(outgoing).deliveryMode(2).expiration(null).build();
+    }
+
+    /** Returns a copy of republished properties with another publish id, for a send of the same republish. */
+    public static AMQP.BasicProperties withPublishId(AMQP.BasicProperties properties, String publishId) {
+        Map<String, Object> outgoing = new HashMap<>(properties.getHeaders());
+        outgoing.put(PUBLISH_ID, publishId);
+        return properties.builder().headers(outgoing).build();
     }
 
     private static void putPark(Map<String, Object> headers, Decision.Park park, Instant now) {

@@ -8,27 +8,41 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * A message in a parking lot, its retry headers decoded. A message the broker parked itself, after its
- * deliveries kept crashing consumers, has no failure headers; its reason, time and routing key come from
- * {@code x-death}.
+ * A message in a parking lot, its retry headers decoded. A message the broker parked itself (dead-lettered from
+ * the service's queue past its delivery limit, or when its own expiration passed there) has no park headers of
+ * ours; its reason, time and routing key come from {@code x-death}, and nothing more is claimed about it.
+ *
+ * <p>A lost confirm or acknowledgement can leave two copies of one message parked at the same attempt: twins.
+ * {@link ParkingLot#list} shows them as one, with {@link #copies()}, and a replay sends one.
  *
  * @param properties the message's properties, headers included
  * @param body the message's body
+ * @param copies how many copies of it, twins, are parked
  */
-public record ParkedMessage(AMQP.BasicProperties properties, byte[] body) {
+public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int copies) {
 
-    private static final String DELIVERY_LIMIT = "delivery_limit";
+    /** What {@code x-death} calls the reasons the broker parks a message for, and what this project calls them. */
+    private static final Map<String, ParkReason> BROKER_REASONS = Map.of("delivery_limit", ParkReason.DELIVERY_LIMIT,
+            "expired", ParkReason.EXPIRED);
 
     public ParkedMessage {
         requireNonNull(properties, "properties");
         requireNonNull(body, "body");
+        if (copies < 1) {
+            throw new IllegalArgumentException("a parked message has at least one copy, got " + copies);
+        }
     }
 
     static ParkedMessage of(GetResponse response) {
-        return new ParkedMessage(response.getProps(), response.getBody());
+        return new ParkedMessage(response.getProps(), response.getBody(), 1);
+    }
+
+    ParkedMessage withCopies(int copies) {
+        return new ParkedMessage(properties, body, copies);
     }
 
     /** The message's retry headers. */
@@ -36,22 +50,33 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body) {
         return RetryHeaders.of(properties.getHeaders());
     }
 
-    /** Why it was parked, if anyone said. */
+    /**
+     * Who the message and its attempt are, if it can be told: its message id (the publisher's, else the one this
+     * project gave it at its first failure) and its failed attempts. Copies with the same identity are twins.
+     */
+    public Optional<String> twinKey() {
+        return Optional.ofNullable(properties.getMessageId()).or(() -> headers().messageId())
+                .map(id -> id + "#" + attempts());
+    }
+
+    /** Why it was parked: the reason this project recorded, else the broker's, from {@code x-death}. */
     public Optional<ParkReason> reason() {
         Optional<ParkReason> reason = headers().parkReason();
         if (reason.isPresent()) {
             return reason;
         }
-        return brokerPark().map(death -> ParkReason.DELIVERY_LIMIT);
+        return brokerPark().map(death -> BROKER_REASONS.get(death.reason()));
+    }
+
+    /** The reason the broker recorded in {@code x-death} when it parked the message itself, as it wrote it. */
+    public Optional<String> brokerReason() {
+        return headers().parkReason().isPresent() ? Optional.empty() : brokerPark().map(RetryHeaders.Death::reason);
     }
 
     /** Why it was parked, in a sentence. */
     public String detail() {
-        return headers().parkDetail().orElseGet(() -> brokerPark()
-                .map(death -> "delivered " + (death.count() > 1 ? death.count() + " times " : "")
-                        + "past the delivery limit of " + death.queue() + ": its consumers crashed or lost their "
-                        + "connection on every delivery")
-                .orElse("no reason recorded"));
+        return headers().parkDetail().orElseGet(() -> brokerPark().map(ParkedMessage::describe)
+                .orElse("no reason recorded: neither this project nor the broker parked it"));
     }
 
     /** When it was parked, if known. */
@@ -86,7 +111,29 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body) {
         return headers().failures();
     }
 
+    /**
+     * The broker's record of parking it: the latest {@code x-death} entry, when no park of ours is recorded. The
+     * parking lot receives dead letters only from the service's queue.
+     */
     private Optional<RetryHeaders.Death> brokerPark() {
-        return headers().deaths().stream().filter(death -> death.reason().equals(DELIVERY_LIMIT)).findFirst();
+        if (headers().parkReason().isPresent()) {
+            return Optional.empty();
+        }
+        return headers().deaths().stream().findFirst();
+    }
+
+    private static String describe(RetryHeaders.Death death) {
+        String why = switch (death.reason()) {
+            case "delivery_limit" -> "more deliveries than the queue's delivery limit ended without an "
+                    + "acknowledgement";
+            case "expired" -> death.originalExpiration().map(ms -> "its own expiration of " + ms + " ms")
+                    .orElse("its time to live") + " passed before a consumer took it";
+            case "rejected" -> "a consumer rejected it without requeueing it";
+            case "maxlen" -> "the queue was over its length limit";
+            default -> "the broker gave no reason this project knows";
+        };
+        return "the broker dead-lettered it from " + death.queue() + death.time().map(at -> " at " + at).orElse("")
+                + " (x-death: " + death.reason() + (death.count() > 1 ? ", " + death.count() + " times" : "") + "): "
+                + why;
     }
 }

@@ -16,7 +16,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +37,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Listing reads messages without taking them: they return to the parking lot, which counts a delivery of
  * each (quorum parking lots have a delivery limit high enough for that never to matter).
+ *
+ * <p>Twins, two copies of one message parked at the same attempt (a lost confirm or acknowledgement made the
+ * second; see {@link ParkedMessage#twinKey()}), are listed once, and a replay sends one copy and drops the others.
  */
 public final class ParkingLot {
 
@@ -73,22 +81,33 @@ public final class ParkingLot {
         }
     }
 
-    /** Returns up to {@code limit} parked messages, oldest first, leaving them parked. */
+    /**
+     * Returns up to {@code limit} parked messages, oldest first, leaving them parked; twins of one message count
+     * once, as one message with its {@linkplain ParkedMessage#copies() copies}.
+     */
     public List<ParkedMessage> list(int limit) throws IOException {
-        List<ParkedMessage> messages = new ArrayList<>();
+        Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
         Channel channel = connection.createChannel();
         try {
-            while (messages.size() < limit) {
+            long parked = channel.messageCount(queue());
+            for (long read = 0; read < parked; read++) {
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
                     break;
                 }
-                messages.add(ParkedMessage.of(response));
+                ParkedMessage message = ParkedMessage.of(response);
+                Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
+                ParkedMessage twin = messages.get(key);
+                if (twin != null) {
+                    messages.put(key, twin.withCopies(twin.copies() + 1));
+                } else if (messages.size() < limit) {
+                    messages.put(key, message);
+                }
             }
         } finally {
             close(channel);
         }
-        return messages;
+        return List.copyOf(messages.values());
     }
 
     /**
@@ -104,13 +123,16 @@ public final class ParkingLot {
         channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
         channel.confirmSelect();
         List<Long> left = new ArrayList<>();
+        Map<String, Integer> previewed = new LinkedHashMap<>();
         List<ParkedMessage> preview = new ArrayList<>();
+        Set<String> sent = new HashSet<>();
         int scanned = 0;
         int matched = 0;
         int replayed = 0;
+        int twins = 0;
         try {
             long parked = channel.messageCount(queue());
-            while (scanned < parked && matched < limit) {
+            while (scanned < parked) {
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
                     break;
@@ -118,12 +140,25 @@ public final class ParkingLot {
                 scanned++;
                 long tag = response.getEnvelope().getDeliveryTag();
                 ParkedMessage message = ParkedMessage.of(response);
-                if (!filter.matches(message, now)) {
+                Optional<String> twinKey = message.twinKey();
+                if (twinKey.isPresent() && (sent.contains(twinKey.get()) || previewed.containsKey(twinKey.get()))) {
+                    twins++;
+                    if (dryRun) {
+                        int index = previewed.get(twinKey.get());
+                        preview.set(index, preview.get(index).withCopies(preview.get(index).copies() + 1));
+                        left.add(tag);
+                    } else {
+                        channel.basicAck(tag, false); // its twin is back in the service's queue already
+                    }
+                    continue;
+                }
+                if (matched >= limit || !filter.matches(message, now)) {
                     left.add(tag);
                     continue;
                 }
                 matched++;
                 if (dryRun) {
+                    twinKey.ifPresent(key -> previewed.put(key, preview.size()));
                     preview.add(message);
                     left.add(tag);
                     continue;
@@ -138,6 +173,7 @@ public final class ParkingLot {
                             + "); does queue " + service.queue() + " exist? It stays parked");
                 }
                 channel.basicAck(tag, false);
+                twinKey.ifPresent(sent::add);
                 replayed++;
             }
         } finally {
@@ -150,7 +186,7 @@ public final class ParkingLot {
             }
             close(channel);
         }
-        return new ReplayReport(scanned, matched, replayed, dryRun, preview);
+        return new ReplayReport(scanned, matched, replayed, twins, dryRun, preview);
     }
 
     /** Deletes every parked message for good; returns how many there were. */

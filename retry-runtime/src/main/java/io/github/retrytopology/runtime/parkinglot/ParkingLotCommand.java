@@ -133,8 +133,12 @@ public final class ParkingLotCommand implements Callable<Integer> {
             Duration age = Duration.between(at, now).truncatedTo(ChronoUnit.SECONDS);
             return "parked " + at + " (" + Durations.format(age.isNegative() ? Duration.ZERO : age) + " ago)";
         }).orElse("parked at an unknown time");
-        out.printf("#%d  %s  %s: %s%n", number, when, message.reason().map(ParkReason::id).orElse("unknown"),
-                message.detail());
+        out.printf("#%d  %s  %s: %s%n", number, when, message.reason().map(ParkReason::id)
+                .or(message::brokerReason).orElse("unknown"), message.detail());
+        if (message.copies() > 1) {
+            out.printf("    %d copies of this message and attempt are parked (twins); a replay sends one%n",
+                    message.copies());
+        }
         out.printf("    routing key: %s   message id: %s   attempts: %d   replays: %d%n",
                 message.routingKey().orElse("?"), message.properties().getMessageId() == null ? "-"
                         : message.properties().getMessageId(), message.attempts(), message.headers().replays());
@@ -237,8 +241,9 @@ public final class ParkingLotCommand implements Callable<Integer> {
                         parent.print(report.preview().get(i), i + 1);
                     }
                 } else {
-                    parent.out().printf("replayed %d of %d parked messages looked at to %s%n",
-                            report.replayed(), report.scanned(), service);
+                    parent.out().printf("replayed %d of %d parked messages looked at to %s%s%n",
+                            report.replayed(), report.scanned(), service, report.twinsDropped() == 0 ? ""
+                                    : "; dropped " + report.twinsDropped() + " twin copies of messages it replayed");
                 }
                 return 0;
             });

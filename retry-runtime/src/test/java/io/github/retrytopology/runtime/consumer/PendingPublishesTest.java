@@ -2,94 +2,111 @@ package io.github.retrytopology.runtime.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Our own bookkeeping of confirms: each republish settles once, whatever order the news comes in. */
+/** Our own bookkeeping of sends and their confirms: each republish settles once, whatever order news comes in. */
 class PendingPublishesTest {
 
-    private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
-
-    private final PendingPublishes<String> pending = new PendingPublishes<>();
+    private final PendingPublishes pending = new PendingPublishes();
 
     @Test
-    void anAckConfirmsOneRepublish() {
-        pending.add(1, "p1", NOW, "first");
-        pending.add(2, "p2", NOW, "second");
+    void aConfirmTakesOutOneSend() {
+        pending.add(send(republish(), 1, "p1", 0));
+        pending.add(send(republish(), 2, "p2", 0));
 
-        assertThat(pending.ack(2, false)).containsExactly(new PendingPublishes.Settled<>("second", null));
+        assertThat(pending.take(2, false)).extracting(send -> send.sequence).containsExactly(2L);
         assertThat(pending.size()).isEqualTo(1);
     }
 
     @Test
-    void aMultipleAckConfirmsEveryEarlierRepublish() {
-        pending.add(1, "p1", NOW, "first");
-        pending.add(2, "p2", NOW, "second");
-        pending.add(3, "p3", NOW, "third");
+    void aMultipleConfirmTakesOutEveryEarlierSend() {
+        pending.add(send(republish(), 1, "p1", 0));
+        pending.add(send(republish(), 2, "p2", 0));
+        pending.add(send(republish(), 3, "p3", 0));
 
-        assertThat(pending.ack(2, true)).extracting(PendingPublishes.Settled::value).containsExactly("first", "second");
+        assertThat(pending.take(2, true)).extracting(send -> send.sequence).containsExactly(1L, 2L);
         assertThat(pending.size()).isEqualTo(1);
     }
 
     @Test
-    void aReturnedRepublishFailsWhenItsAckArrives() {
-        pending.add(1, "p1", NOW, "first");
+    void aReturnIsRememberedForTheConfirmThatFollows() {
+        pending.add(send(republish(), 1, "p1", 0));
 
         pending.returned("p1", "312 NO_ROUTE");
 
-        assertThat(pending.ack(1, false)).singleElement().satisfies(settled -> {
-            assertThat(settled.confirmed()).isFalse();
-            assertThat(settled.failure()).isEqualTo("the broker returned it: 312 NO_ROUTE");
-        });
+        assertThat(pending.take(1, false)).singleElement().extracting(PendingPublishes.Send::returned)
+                .isEqualTo("312 NO_ROUTE");
     }
 
     @Test
-    void aNackFailsTheRepublish() {
-        pending.add(1, "p1", NOW, "first");
+    void overdueSendsStayInPlaceSoThatALateConfirmStillCounts() {
+        pending.add(send(republish(), 1, "p1", 1_000));
+        pending.add(send(republish(), 2, "p2", 5_000));
 
-        assertThat(pending.nack(1, false)).singleElement()
-                .extracting(PendingPublishes.Settled::failure).isEqualTo("the broker refused it (nack)");
+        assertThat(pending.overdue(999)).isEmpty();
+        assertThat(pending.overdue(1_000)).extracting(send -> send.sequence).containsExactly(1L);
+        assertThat(pending.size()).isEqualTo(2);
     }
 
     @Test
-    void expiresOnlyRepublishesPastTheirDeadline() {
-        pending.add(1, "p1", NOW.plusSeconds(1), "early");
-        pending.add(2, "p2", NOW.plusSeconds(5), "late");
+    void deadlinesCompareAcrossTheMonotonicClocksWrapAround() {
+        pending.add(send(republish(), 1, "p1", Long.MAX_VALUE - 10));
 
-        assertThat(pending.expire(NOW)).isEmpty();
-        assertThat(pending.expire(NOW.plus(Duration.ofSeconds(2)))).singleElement()
-                .extracting(PendingPublishes.Settled::value).isEqualTo("early");
-        assertThat(pending.size()).isEqualTo(1);
+        assertThat(pending.overdue(Long.MAX_VALUE - 11)).isEmpty();
+        assertThat(pending.overdue(Long.MIN_VALUE + 5)).hasSize(1);
     }
 
     @Test
-    void settlesEachRepublishOnceWhateverComesLater() {
-        pending.add(1, "p1", NOW, "first");
+    void aClosedChannelTakesEverySendAndLaterNewsOfThemFindsNothing() {
+        pending.add(send(republish(), 1, "p1", 0));
+        pending.add(send(republish(), 2, "p2", 0));
 
-        assertThat(pending.expire(NOW)).hasSize(1);
-        assertThat(pending.ack(1, false)).isEmpty();
-        assertThat(pending.nack(1, true)).isEmpty();
-        assertThat(pending.drain("closed")).isEmpty();
+        assertThat(pending.clear()).hasSize(2);
+        assertThat(pending.take(2, true)).isEmpty();
+        assertThat(pending.remove(1)).isNull();
     }
 
     @Test
-    void drainingFailsEverythingLeft() {
-        pending.add(1, "p1", NOW, "first");
-        pending.add(2, "p2", NOW, "second");
+    void theFirstConfirmedSendSettlesARepublishAndLaterOnesDoNot() {
+        Republish republish = republish();
+        assertThat(republish.sending()).isTrue();
+        assertThat(republish.sending()).isTrue();
 
-        assertThat(pending.drain("the channel closed")).extracting(PendingPublishes.Settled::failure)
-                .containsExactly("the channel closed", "the channel closed");
-        assertThat(pending.size()).isZero();
+        assertThat(republish.confirmed()).isTrue();
+        assertThat(republish.confirmed()).isFalse();
+        assertThat(republish.sending()).as("settled: no more sends").isFalse();
+        assertThat(republish.abandon()).isFalse();
     }
 
     @Test
-    void aCancelledRepublishIsForgotten() {
-        pending.add(1, "p1", NOW, "first");
+    void aRepublishIsSentAgainOnlyWhenNoneOfItsSendsIsLeft() {
+        Republish republish = republish();
+        republish.sending();
+        republish.sending();
 
-        pending.cancel(1);
+        assertThat(republish.failed()).as("another send may still be confirmed").isFalse();
+        assertThat(republish.failed()).isTrue();
+        assertThat(republish.waiting()).isTrue();
+        assertThat(republish.refusals()).isEqualTo(1);
+        assertThat(republish.sending()).isTrue();
+        assertThat(republish.waiting()).isFalse();
+    }
 
-        assertThat(pending.ack(1, false)).isEmpty();
-        assertThat(pending.size()).isZero();
+    @Test
+    void anAbandonedRepublishIsAbandonedOnce() {
+        Republish republish = republish();
+        republish.sending();
+
+        assertThat(republish.abandon()).isTrue();
+        assertThat(republish.abandon()).isFalse();
+        assertThat(republish.confirmed()).isFalse();
+    }
+
+    private static Republish republish() {
+        return new Republish(null, null, null, "orders.retry.1", null, "p");
+    }
+
+    private static PendingPublishes.Send send(Republish republish, long sequence, String publishId, long deadline) {
+        return new PendingPublishes.Send(republish, sequence, publishId, deadline);
     }
 }

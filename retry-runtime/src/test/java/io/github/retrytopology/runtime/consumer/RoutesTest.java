@@ -98,6 +98,6 @@ class RoutesTest {
 
     private static DeliveryContext context(String routingKey) {
         return new DeliveryContext(ORDERS, "events", routingKey, 1, null, new AMQP.BasicProperties(),
-                "body".getBytes(StandardCharsets.UTF_8));
+                java.util.Map.of(), null, "body".getBytes(StandardCharsets.UTF_8));
     }
 }

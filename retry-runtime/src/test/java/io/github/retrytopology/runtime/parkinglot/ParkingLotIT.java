@@ -98,6 +98,41 @@ class ParkingLotIT {
     }
 
     @Test
+    void listsTwinsOfOneMessageAndAttemptOnceAndReplaysOneCopy() throws Exception {
+        park("order.created", "twin", new IllegalStateException("boom"), NOW.minusSeconds(60));
+        park("order.created", "single", new IllegalStateException("boom"), NOW.minusSeconds(60));
+        park("order.created", "twin", new IllegalStateException("boom"), NOW.minusSeconds(59));
+
+        List<ParkedMessage> listed = parkingLot.list(10);
+
+        assertThat(listed).extracting(message -> new String(message.body(), StandardCharsets.UTF_8), ParkedMessage::copies)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("twin", 2), org.assertj.core.groups.Tuple.tuple("single", 1));
+        ReplayReport report = parkingLot.replay(ReplayFilter.all(), 10, false);
+        assertThat(report.replayed()).isEqualTo(2);
+        assertThat(report.twinsDropped()).isEqualTo(1);
+        assertParked(0);
+        assertThat(bodies(orders.queue())).containsExactlyInAnyOrder("twin", "single");
+    }
+
+    @Test
+    void listsWhatXDeathSaysOfAMessageTheBrokerParkedItself() throws Exception {
+        channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
+                .messageId("stale").expiration("50").build(), "stale".getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(5_000);
+        assertParked(1);
+
+        ParkedMessage parked = parkingLot.list(1).get(0);
+
+        assertThat(parked.reason()).hasValue(ParkReason.EXPIRED);
+        assertThat(parked.detail()).contains("the broker dead-lettered it from orders", "expired",
+                "its own expiration of 50 ms passed before a consumer took it");
+        assertThat(parked.parkedAt()).hasValueSatisfying(at -> assertThat(at).isAfter(Instant.now().minusSeconds(60)));
+        assertThat(parked.routingKey()).hasValue("order.created");
+        Result list = run("--uri", broker.broker().amqpUri(broker.name()), "--spec", SPEC.toString(), "list", "orders");
+        assertThat(list.out()).contains("expired: the broker dead-lettered it from orders").doesNotContain("unknown");
+    }
+
+    @Test
     void replaysToTheServicesOwnQueueWithItsAttemptsReset() throws Exception {
         park("order.created", "parked", new IllegalStateException("boom"), NOW.minusSeconds(60));
 

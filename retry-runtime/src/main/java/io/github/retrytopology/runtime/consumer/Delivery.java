@@ -1,0 +1,116 @@
+package io.github.retrytopology.runtime.consumer;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
+import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One delivery, from its arrival until it is answered, exactly once: acknowledged, requeued, or let go because
+ * the channel it came on has closed (the broker requeues it then, and it must not be answered or republished on
+ * whatever channel took that one's place). Answering twice is a bug and fails loudly.
+ */
+final class Delivery {
+
+    private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
+
+    final ChannelConsumer.Life life;
+    final Envelope envelope;
+    final AMQP.BasicProperties properties;
+    final byte[] body;
+    final RetryHeaders headers;
+    final DeliveryContext context;
+    private final InFlight inFlight;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private final Answered onAnswered;
+
+    /** Hears that a delivery was answered: {@code handled} if by its handler's outcome, not a stop or a lost channel. */
+    @FunctionalInterface
+    interface Answered {
+        void answered(Delivery delivery, boolean handled);
+    }
+
+    Delivery(ChannelConsumer.Life life, Envelope envelope, AMQP.BasicProperties properties, byte[] body,
+            RetryHeaders headers, DeliveryContext context, InFlight inFlight, Answered onAnswered) {
+        this.life = life;
+        this.envelope = envelope;
+        this.properties = properties;
+        this.body = body;
+        this.headers = headers;
+        this.context = context;
+        this.inFlight = inFlight;
+        this.onAnswered = onAnswered;
+    }
+
+    /** Whether the channel this came on is still the consumer's, so that answering it means something. */
+    boolean live() {
+        return life.isCurrent();
+    }
+
+    /**
+     * Whether an earlier delivery of this message ended without an answer, as a quorum queue's
+     * {@code x-delivery-count} says: the message may be one that crashes its consumer.
+     */
+    boolean suspect() {
+        return headers.deliveryCount() > 0;
+    }
+
+    /** Acknowledges the delivery; returns whether the broker was told. */
+    boolean ack() {
+        return answer(true);
+    }
+
+    /** Returns the delivery to its queue; returns whether the broker was told. */
+    boolean requeue() {
+        return answer(false);
+    }
+
+    /** Lets the delivery go unanswered: its channel has closed, and the broker has requeued it already. */
+    void abandon() {
+        claim();
+        finish(false);
+    }
+
+    private boolean answer(boolean ack) {
+        claim();
+        boolean sent = false;
+        try {
+            if (!live()) {
+                return false;
+            }
+            if (ack) {
+                life.channel.basicAck(envelope.getDeliveryTag(), false);
+            } else {
+                life.channel.basicNack(envelope.getDeliveryTag(), false, true);
+            }
+            sent = true;
+            return true;
+        } catch (IOException | AlreadyClosedException e) {
+            log.debug("Could not answer {}; its channel closed and the broker requeues it", this, e);
+            return false;
+        } finally {
+            finish(sent && ack);
+        }
+    }
+
+    private void claim() {
+        if (!answered.compareAndSet(false, true)) {
+            throw new IllegalStateException(this + " was answered twice");
+        }
+    }
+
+    private void finish(boolean handled) {
+        inFlight.exit();
+        onAnswered.answered(this, handled);
+    }
+
+    @Override
+    public String toString() {
+        return context + " (delivery " + envelope.getDeliveryTag() + " on channel "
+                + life.channel.getChannelNumber() + ")";
+    }
+}

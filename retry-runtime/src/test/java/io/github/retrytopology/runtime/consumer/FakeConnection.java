@@ -1,0 +1,165 @@
+package io.github.retrytopology.runtime.consumer;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmCallback;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A connection and channels that exist only in this JVM, for tests of the consumer's own bookkeeping: what it
+ * does when a channel closes at an awkward moment, or a confirm never comes. It says nothing about RabbitMQ;
+ * the broker's behaviour is tested against a real broker.
+ */
+final class FakeConnection {
+
+    /** What the fake channel does when the consumer publishes. */
+    @FunctionalInterface
+    interface OnPublish {
+        void publish(FakeChannel channel, String routingKey, AMQP.BasicProperties properties) throws Exception;
+    }
+
+    final List<FakeChannel> channels = new CopyOnWriteArrayList<>();
+    private final OnPublish onPublish;
+    final Connection connection;
+
+    FakeConnection(OnPublish onPublish) {
+        this.onPublish = onPublish;
+        this.connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "createChannel" -> {
+                        FakeChannel channel = new FakeChannel(channels.size() + 1);
+                        channels.add(channel);
+                        yield channel.channel;
+                    }
+                    case "getFrameMax" -> 131_072;
+                    case "isOpen" -> true;
+                    case "addBlockedListener" -> null;
+                    case "removeBlockedListener" -> true;
+                    case "toString" -> "fake connection";
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException("fake connection: " + method.getName());
+                });
+    }
+
+    /** One channel: it records what the consumer does, and lets a test act as the broker. */
+    final class FakeChannel {
+        final int number;
+        final Channel channel;
+        final List<ShutdownListener> shutdownListeners = new CopyOnWriteArrayList<>();
+        final List<ConfirmListener> confirmListeners = new CopyOnWriteArrayList<>();
+        final List<String> attempts = new CopyOnWriteArrayList<>();
+        final List<String> published = new CopyOnWriteArrayList<>();
+        final List<Long> acks = new CopyOnWriteArrayList<>();
+        final List<Long> nacks = new CopyOnWriteArrayList<>();
+        final AtomicLong nextSequence = new AtomicLong(1);
+        volatile Consumer consumer;
+        volatile boolean open = true;
+
+        FakeChannel(int number) {
+            this.number = number;
+            this.channel = (Channel) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Channel.class},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "confirmSelect" -> null;
+                        case "addConfirmListener" -> {
+                            ConfirmListener listener = args.length == 1 ? (ConfirmListener) args[0]
+                                    : confirmListener((ConfirmCallback) args[0], (ConfirmCallback) args[1]);
+                            confirmListeners.add(listener);
+                            yield listener;
+                        }
+                        case "addShutdownListener" -> {
+                            shutdownListeners.add((ShutdownListener) args[0]);
+                            yield null;
+                        }
+                        case "addReturnListener", "basicQos", "basicCancel" -> null;
+                        case "getConnection" -> connection;
+                        case "getChannelNumber" -> number;
+                        case "isOpen" -> open;
+                        case "close" -> {
+                            open = false;
+                            yield null;
+                        }
+                        case "basicConsume" -> {
+                            consumer = (Consumer) args[args.length - 1];
+                            String tag = args.length > 3 ? (String) args[2] : "fake-tag";
+                            consumer.handleConsumeOk(tag);
+                            yield tag;
+                        }
+                        case "getNextPublishSeqNo" -> nextSequence.get();
+                        case "basicPublish" -> {
+                            attempts.add((String) args[1]);
+                            onPublish.publish(this, (String) args[1], (AMQP.BasicProperties) args[args.length - 2]);
+                            requireOpen();
+                            nextSequence.incrementAndGet();
+                            published.add((String) args[1]);
+                            yield null;
+                        }
+                        case "basicAck" -> {
+                            requireOpen();
+                            acks.add((Long) args[0]);
+                            yield null;
+                        }
+                        case "basicNack", "basicReject" -> {
+                            requireOpen();
+                            nacks.add((Long) args[0]);
+                            yield null;
+                        }
+                        case "toString" -> "fake channel " + number;
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> throw new UnsupportedOperationException("fake channel: " + method.getName());
+                    });
+        }
+
+        /** Delivers a message to the consumer, as the broker would. */
+        void deliver(long tag, String routingKey, AMQP.BasicProperties properties, byte[] body) throws Exception {
+            consumer.handleDelivery("fake-tag", new Envelope(tag, false, "test.events", routingKey), properties, body);
+        }
+
+        /** Closes the channel as a channel error would, telling its listeners. */
+        void closeByBroker() {
+            open = false;
+            ShutdownSignalException cause = new ShutdownSignalException(false, false,
+                    new AMQP.Channel.Close.Builder().replyCode(406).replyText("PRECONDITION_FAILED - test").build(),
+                    channel);
+            shutdownListeners.forEach(listener -> listener.shutdownCompleted(cause));
+        }
+
+        /** Confirms every publish so far. */
+        void confirmAll() throws Exception {
+            for (ConfirmListener listener : confirmListeners) {
+                listener.handleAck(nextSequence.get() - 1, true);
+            }
+        }
+
+        private static ConfirmListener confirmListener(ConfirmCallback acks, ConfirmCallback nacks) {
+            return new ConfirmListener() {
+                @Override
+                public void handleAck(long sequence, boolean multiple) throws java.io.IOException {
+                    acks.handle(sequence, multiple);
+                }
+
+                @Override
+                public void handleNack(long sequence, boolean multiple) throws java.io.IOException {
+                    nacks.handle(sequence, multiple);
+                }
+            };
+        }
+
+        private void requireOpen() {
+            if (!open) {
+                throw new AlreadyClosedException(new ShutdownSignalException(false, false, null, channel));
+            }
+        }
+    }
+}

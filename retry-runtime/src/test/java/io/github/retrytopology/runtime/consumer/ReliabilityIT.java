@@ -1,0 +1,401 @@
+package io.github.retrytopology.runtime.consumer;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.topology.Policy;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
+import io.github.retrytopology.runtime.testing.TestVhost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The faults that fault injection and a new user's trial found in the consumer, each reproduced on a real
+ * broker: no message lost, none parked before its attempts are spent, nothing spinning.
+ */
+class ReliabilityIT {
+
+    @RegisterExtension
+    static final TestVhost broker = new TestVhost();
+
+    private static final String EXCHANGE = "test.events";
+    private static RetrySpec spec;
+    private static Service orders;
+    private static Service ledger;
+
+    private final List<RetryingConsumer> consumers = new ArrayList<>();
+    private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+    private final Events events = new Events();
+    private Topology topology;
+    private Connection connection;
+    private Channel channel;
+
+    /** One delivery a handler saw. */
+    record Seen(String routingKey, int attempt, Instant at, String body, Instant firstFailure) {
+    }
+
+    /** What the listener heard, and on which threads. */
+    static final class Events implements RetryListener {
+        final List<Tier> retries = new CopyOnWriteArrayList<>();
+        final List<Decision.Park> parks = new CopyOnWriteArrayList<>();
+        final List<String> republishFailures = new CopyOnWriteArrayList<>();
+        final List<String> threads = new CopyOnWriteArrayList<>();
+        final AtomicInteger successes = new AtomicInteger();
+        volatile CountDownLatch retryGate = new CountDownLatch(0);
+
+        @Override
+        public void onSuccess(DeliveryContext context) {
+            threads.add(Thread.currentThread().getName());
+            successes.incrementAndGet();
+        }
+
+        @Override
+        public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
+            threads.add(Thread.currentThread().getName());
+            retries.add(tier);
+            try {
+                retryGate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
+            threads.add(Thread.currentThread().getName());
+            parks.add(park);
+        }
+
+        @Override
+        public void onRepublishFailed(DeliveryContext context, String reason) {
+            republishFailures.add(reason);
+        }
+    }
+
+    @BeforeAll
+    static void loadSpec() throws IOException {
+        spec = RetrySpec.load(Path.of("src/test/resources/specs/reliability.yml"));
+        orders = spec.service("orders");
+        ledger = spec.service("ledger");
+    }
+
+    @BeforeEach
+    void declare() throws IOException {
+        topology = broker.declare(spec);
+        connection = broker.connect("reliability-it");
+        channel = connection.createChannel();
+        channel.confirmSelect();
+    }
+
+    @AfterEach
+    void stopAndDelete() throws Exception {
+        events.retryGate.countDown();
+        for (RetryingConsumer consumer : consumers) {
+            consumer.stop(Duration.ofSeconds(5));
+        }
+        connection.close();
+        broker.deleteQueues(topology);
+    }
+
+    @Test
+    void aParkedMessageDoesNotExpireOutOfTheParkingLotWithItsPublishersExpiration() throws Exception {
+        start(orders, context -> {
+            record(context);
+            throw new ParkMessageException("a person must look at this");
+        });
+
+        publish("order.created", "short-lived", properties().expiration("300").build());
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        Thread.sleep(600);
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        assertThat(parked).as("still parked after its expiration").isNotNull();
+        assertThat(parked.getProps().getExpiration()).isNull();
+        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).originalExpiration()).hasValue("300");
+    }
+
+    @Test
+    void aRetryWaitsItsTiersDelayWhateverThePublishersExpiration() throws Exception {
+        start(orders, context -> {
+            record(context);
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("not yet");
+            }
+        });
+
+        publish("order.created", "hurried", properties().expiration("50").build());
+
+        Seen first = seen.poll(10, SECONDS);
+        Seen second = seen.poll(10, SECONDS);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(Duration.between(first.at(), second.at())).isGreaterThanOrEqualTo(orders.tier(1).delay());
+    }
+
+    @Test
+    void aFreshMessageWithCopiedRetryHeadersIsAFirstAttemptOfItsOwnRoutingKey() throws Exception {
+        start(orders, context -> {
+            record(context);
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("once");
+            }
+        });
+        Map<String, Object> copied = new HashMap<>();
+        copied.put(RetryHeaders.ATTEMPTS, 3);
+        copied.put(RetryHeaders.ORIGINAL_ROUTING_KEY, "order.cancelled");
+        copied.put(RetryHeaders.ORIGINAL_EXCHANGE, "elsewhere");
+        copied.put(RetryHeaders.FIRST_FAILURE, "2020-01-01T00:00:00Z");
+        copied.put(RetryHeaders.PARK_REASON, "attempts-exhausted");
+
+        publish("order.created", "copied", properties().headers(copied).build());
+
+        Seen first = seen.poll(10, SECONDS);
+        Seen second = seen.poll(10, SECONDS);
+        assertThat(List.of(first, second)).extracting(Seen::routingKey, Seen::attempt)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("order.created", 1),
+                        org.assertj.core.groups.Tuple.tuple("order.created", 2));
+        assertThat(first.firstFailure()).isNull();
+        assertThat(second.firstFailure()).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
+        await().atMost(5, SECONDS).until(() -> events.successes.get() == 1);
+        assertThat(events.parks).isEmpty();
+    }
+
+    @Test
+    void aRefusedRepublishIsRetriedWithoutRunningTheHandlerAgainOrParkingTheMessage() throws Exception {
+        Map<String, AtomicInteger> handled = new ConcurrentHashMap<>();
+        start(orders, context -> {
+            record(context);
+            handled.computeIfAbsent(context.messageId().orElseThrow(), id -> new AtomicInteger()).incrementAndGet();
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("once");
+            }
+        });
+        Policy tierPolicy = topology.policies().stream()
+                .filter(policy -> policy.name().equals(orders.tier(1).queue())).findFirst().orElseThrow();
+        Map<String, Object> full = new LinkedHashMap<>(tierPolicy.definition());
+        full.put("max-length", 0);
+        broker.management().putPolicy(broker.name(), new Policy(tierPolicy.name(), tierPolicy.pattern(),
+                tierPolicy.applyTo(), tierPolicy.priority(), full));
+
+        for (int i = 0; i < 20; i++) {
+            publish("order.created", "refused-" + i, properties().messageId("m-" + i).build());
+        }
+        await().atMost(10, SECONDS).until(() -> events.republishFailures.size() >= 20);
+        Thread.sleep(1_000);
+        broker.management().putPolicy(broker.name(), tierPolicy);
+
+        await().atMost(20, SECONDS).until(() -> events.successes.get() == 20);
+        assertThat(events.parks).isEmpty();
+        assertThat(channel.messageCount(orders.parkingLot())).isZero();
+        assertThat(handled).hasSize(20).allSatisfy((id, count) -> assertThat(count).as(id).hasValue(2));
+    }
+
+    @Test
+    void aRetryToAMissingTierQueueWaitsInsteadOfSpinning() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        start(ledger, context -> {
+            handled.incrementAndGet();
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("once");
+            }
+        });
+        channel.queueDelete(ledger.tier(1).queue());
+
+        publish("ledger.entry", "entry", properties().build());
+        await().atMost(10, SECONDS).until(() -> !events.republishFailures.isEmpty());
+        Thread.sleep(1_000);
+        assertThat(handled).as("handler runs while the tier queue is missing").hasValue(1);
+
+        broker.declare(spec);
+        await().atMost(20, SECONDS).until(() -> events.successes.get() == 1);
+        assertThat(handled).hasValue(2);
+    }
+
+    @Test
+    void aHandlerThatRewritesTheHeadersCannotChangeTheDecision() throws Exception {
+        start(orders, context -> {
+            record(context);
+            try {
+                context.properties().getHeaders().clear();
+            } catch (UnsupportedOperationException | NullPointerException expected) {
+                // the headers are the handler's to read, not to change
+            }
+            throw new IllegalStateException("fails every time");
+        });
+
+        publish("order.created", "stubborn", properties().headers(Map.of("tenant", "acme")).build());
+
+        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(seen).extracting(Seen::routingKey, Seen::attempt).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("order.created", 1),
+                org.assertj.core.groups.Tuple.tuple("order.created", 2),
+                org.assertj.core.groups.Tuple.tuple("order.created", 3),
+                org.assertj.core.groups.Tuple.tuple("order.created", 4));
+    }
+
+    @Test
+    void listenersAndAcksRunOffTheConnectionsThreadSoASlowListenerStallsNoOtherChannel() throws Exception {
+        events.retryGate = new CountDownLatch(1);
+        start(orders, context -> {
+            record(context);
+            if (context.body().length == 4) {
+                throw new IllegalStateException("fail");
+            }
+        });
+        RetryingConsumer other = RetryingConsumer.builder(connection, routes(ledger, context -> record(context)))
+                .listener(events).start();
+        consumers.add(other);
+
+        publish("order.created", "fail", properties().build());
+        await().atMost(10, SECONDS).until(() -> events.retries.size() == 1);
+        publish("ledger.entry", "succeed", properties().build());
+
+        await().atMost(5, SECONDS).until(() -> events.successes.get() == 1);
+        events.retryGate.countDown();
+        assertThat(events.threads).noneMatch(thread -> thread.startsWith("AMQP Connection"));
+    }
+
+    @Test
+    void aConsumerThatTheBrokerCancelsSubscribesAgain() throws Exception {
+        start(orders, context -> record(context));
+        channel.queueDelete(orders.queue());
+        broker.declare(spec);
+
+        publish("order.created", "after", properties().build());
+
+        assertThat(seen.poll(15, SECONDS)).as("delivered after the queue came back").isNotNull();
+    }
+
+    @Test
+    void aFailureOfADeliveryFromALostConnectionIsNotRepublishedOnTheRecoveredOne() throws Exception {
+        SeveringSocketFactory network = new SeveringSocketFactory();
+        ConnectionFactory factory = broker.connectionFactory();
+        factory.setSocketFactory(network);
+        Connection recovering = factory.newConnection("recovering");
+        CountDownLatch recovered = new CountDownLatch(1);
+        ((Recoverable) recovering).addRecoveryListener(new RecoveryListener() {
+            @Override
+            public void handleRecovery(Recoverable recoverable) {
+                recovered.countDown();
+            }
+
+            @Override
+            public void handleRecoveryStarted(Recoverable recoverable) {
+            }
+        });
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RetryingConsumer consumer = RetryingConsumer.builder(recovering, routes(orders, context -> {
+            record(context);
+            if (handling.getCount() > 0) {
+                handling.countDown();
+                release.await();
+            }
+            if (context.attempt() == 1) {
+                throw new IllegalStateException("fails on its first attempt");
+            }
+        })).listener(events).start();
+        consumers.add(consumer);
+        publish("order.created", "once", properties().build());
+        assertThat(handling.await(10, SECONDS)).isTrue();
+
+        network.sever();
+        assertThat(recovered.await(10, SECONDS)).isTrue();
+        release.countDown();
+
+        await().atMost(10, SECONDS).until(() -> events.successes.get() >= 1);
+        Thread.sleep(1_000);
+        assertThat(events.successes).as("handled to success once").hasValue(1);
+        consumer.stop(Duration.ofSeconds(5));
+        recovering.close();
+    }
+
+    @Test
+    void stoppingReturnsTheDeliveriesNotYetStartedAtOnce() throws Exception {
+        AtomicInteger slowHandled = new AtomicInteger();
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        RetryingConsumer consumer = start(orders, context -> {
+            if (new String(context.body(), StandardCharsets.UTF_8).startsWith("slow")) {
+                slowStarted.countDown();
+                slowHandled.incrementAndGet();
+                Thread.sleep(300);
+            } else {
+                events.successes.incrementAndGet();
+            }
+        });
+        for (int i = 0; i < 40; i++) {
+            publish("order.created", "quick-" + i, properties().build());
+        }
+        await().atMost(10, SECONDS).until(() -> events.successes.get() >= 40);
+        for (int i = 0; i < 10; i++) {
+            publish("order.created", "slow-" + i, properties().build());
+        }
+        assertThat(slowStarted.await(10, SECONDS)).isTrue();
+
+        assertThat(consumer.stop(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(slowHandled.get()).as("handlers run after stop was called").isLessThanOrEqualTo(2);
+        await().atMost(5, SECONDS).until(() -> channel.messageCount(orders.queue()) + slowHandled.get() == 10);
+    }
+
+    private RetryingConsumer start(Service service, MessageHandler handler) throws IOException {
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(service, handler)).listener(events)
+                .start();
+        consumers.add(consumer);
+        return consumer;
+    }
+
+    private static Routes routes(Service service, MessageHandler handler) {
+        Routes.Builder builder = Routes.builder(service);
+        service.routes().forEach(route -> builder.on(route.key().value(), handler));
+        return builder.build();
+    }
+
+    private void record(DeliveryContext context) {
+        seen.add(new Seen(context.routingKey(), context.attempt(), Instant.now(),
+                new String(context.body(), StandardCharsets.UTF_8), context.firstFailure().orElse(null)));
+    }
+
+    private static AMQP.BasicProperties.Builder properties() {
+        return new AMQP.BasicProperties.Builder().contentType("text/plain");
+    }
+
+    private void publish(String routingKey, String body, AMQP.BasicProperties properties) throws Exception {
+        channel.basicPublish(EXCHANGE, routingKey, true, properties, body.getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(5_000);
+    }
+}
