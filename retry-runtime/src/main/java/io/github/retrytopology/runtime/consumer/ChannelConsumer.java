@@ -28,6 +28,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,6 @@ final class ChannelConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
     private static final int FRAME_MAX_WHEN_UNLIMITED = 131_072;
-    private static final long RECOVERY_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final RetryingConsumer owner;
     private final Service service;
@@ -65,14 +65,15 @@ final class ChannelConsumer {
     private boolean lost;
     private int failedSubscriptions;
     private long nextSubscription;
-    /** The tag the client's recovery subscribes again under, until it has or the deadline passes. */
-    private String recoveringTag;
-    private long recoveryDeadline;
+    /** When the last delivery arrived, or the consumer subscribed. */
+    private volatile long lastActivity;
 
     /** One life of the channel: from its opening, or its recovery, until it closes. */
     final class Life {
         final Channel channel;
         final PendingPublishes pending = new PendingPublishes();
+        /** Its deliveries not answered yet, which the broker counts against the consumer's prefetch. */
+        final AtomicInteger held = new AtomicInteger();
         final int maxHeaderBytes;
         private final Callbacks callbacks;
         /** Delivery tags at or below this belong to earlier lives of the same recovering channel. */
@@ -90,10 +91,6 @@ final class ChannelConsumer {
 
         boolean isCurrent() {
             return !ended && life == this;
-        }
-
-        ChannelConsumer consumer() {
-            return ChannelConsumer.this;
         }
     }
 
@@ -133,30 +130,22 @@ final class ChannelConsumer {
     // ---- Subscribing: on the control thread ----
 
     /**
-     * Subscribes at this prefetch if {@code wanted} and not subscribed so already, or cancels the subscription
-     * if not wanted; a failed subscription is tried again after a back-off. Runs on the control thread.
+     * Subscribes at this prefetch if {@code wanted} and not subscribed, or cancels the subscription if not
+     * wanted; a failed subscription is tried again after a back-off. A subscription of another prefetch is left
+     * to the handler thread, which cancels it only when nothing can be on its way (see {@link Admission}). Runs
+     * on the control thread.
      */
     void steer(boolean wanted, int wantedPrefetch, long now) {
         String tag;
-        int current;
         synchronized (this) {
-            if (recoveringTag != null) {
-                if (now - recoveryDeadline < 0) {
-                    return; // the client's recovery is subscribing it again
-                }
-                recoveringTag = null;
-            }
             tag = consumerTag;
-            current = prefetch;
         }
-        if (tag != null && (!wanted || current != wantedPrefetch)) {
+        if (tag != null && !wanted) {
             cancel();
-            tag = null;
         }
-        if (!wanted || tag != null || now - nextSubscription < 0) {
-            return;
+        if (wanted && tag == null && now - nextSubscription >= 0) {
+            subscribe(wantedPrefetch, now);
         }
-        subscribe(wantedPrefetch, now);
     }
 
     /** Subscribes now, on the caller's thread: for the first consumer, whose failure fails the start. */
@@ -164,6 +153,7 @@ final class ChannelConsumer {
         String tag = nextTag(wantedPrefetch);
         try {
             consume(life, tag, wantedPrefetch);
+            lastActivity = owner.ticker().nanos();
         } catch (IOException | RuntimeException e) {
             synchronized (this) {
                 consumerTag = null;
@@ -198,6 +188,7 @@ final class ChannelConsumer {
                 life = current;
             }
             consume(current, tag, wantedPrefetch);
+            lastActivity = owner.ticker().nanos();
             boolean restored;
             synchronized (this) {
                 failedSubscriptions = 0;
@@ -232,13 +223,15 @@ final class ChannelConsumer {
         }
     }
 
-    /** Cancels the subscription, if any: no more deliveries come, those held stay held. */
+    /**
+     * Cancels the subscription, if any: no more deliveries come, those held stay held. A delivery on its way
+     * when the broker cancels goes back to the queue, counted as a delivery: call it when there is none.
+     */
     void cancel() {
         String tag;
         synchronized (this) {
             tag = consumerTag;
             consumerTag = null;
-            recoveringTag = null;
         }
         if (tag == null) {
             return;
@@ -254,28 +247,59 @@ final class ChannelConsumer {
         return consumerTag != null;
     }
 
+    /**
+     * Whether the consumer is subscribed, holds no delivery, and has received none for {@code idle} nanoseconds:
+     * a subscription the broker no longer serves, if its queue holds ready messages meanwhile.
+     */
+    boolean idleSince(long now, long idle) {
+        synchronized (this) {
+            if (consumerTag == null) {
+                return false;
+            }
+        }
+        return now - lastActivity >= idle && life.held.get() == 0;
+    }
+
+    /** How many messages of its queue are ready, as the broker says; asked on the consumer's own channel. */
+    long readyMessages() throws IOException {
+        return life.channel.queueDeclarePassive(service.queue()).getMessageCount();
+    }
+
+    /**
+     * Starts afresh, on a new channel, a subscription that the broker no longer serves and did not cancel:
+     * RabbitMQ 3.10 neither cancels nor serves a consumer of a quorum queue that is deleted and declared again at
+     * once, and the new queue hands it deliveries that never arrive; only closing the channel gives them back.
+     * The consumer holds nothing, so nothing else goes back with them.
+     */
+    void resubscribe(String reason) {
+        synchronized (this) {
+            if (consumerTag == null || lost) {
+                return;
+            }
+            lost = true;
+        }
+        log.warn("Consumer {} of {} {}; subscribing again on a new channel", number, service.queue(), reason);
+        owner.notifyListener(listener -> listener.onConsumerLost(service, reason));
+        closeQuietly(life.channel);
+    }
+
     /** The prefetch it is subscribed with; 0 if it is not. */
     synchronized int prefetch() {
         return consumerTag == null ? 0 : prefetch;
     }
 
     /**
-     * Notes that the subscription ended without being asked to, and returns whether the listener is to hear of
-     * it: it was subscribed, and not lost already.
+     * Notes that the subscription ended without being asked to, and returns its tag if the listener is to hear
+     * of it (it was subscribed, and not lost already), else null.
      */
-    private synchronized boolean loseSubscription(boolean recovering) {
+    private synchronized String loseSubscription() {
         String tag = consumerTag;
         consumerTag = null;
-        if (tag == null) {
-            return false;
+        if (tag == null || lost) {
+            return null;
         }
-        if (recovering) {
-            recoveringTag = tag;
-            recoveryDeadline = Long.MAX_VALUE;
-        }
-        boolean report = !lost;
         lost = true;
-        return report;
+        return tag;
     }
 
     // ---- Deliveries: on the handler thread ----
@@ -297,11 +321,17 @@ final class ChannelConsumer {
             try {
                 if (!delivery.live()) {
                     delivery.abandon();
-                } else if (owner.admission().setAside(delivery)) {
-                    owner.execute(owner::review);
-                } else {
-                    process(delivery);
+                    continue;
                 }
+                if (owner.admission().opensWith(delivery)) {
+                    // This consumer was the cautious one, with a prefetch of 1: holding this delivery, it has
+                    // nothing on its way, and its cancellation returns nothing.
+                    if (owner.prefetch() > 1) {
+                        cancel();
+                    }
+                    owner.execute(owner::review);
+                }
+                process(delivery);
             } catch (RuntimeException | Error e) {
                 log.error("{} failed outside its handler; it is requeued", delivery, e);
                 try {
@@ -325,7 +355,8 @@ final class ChannelConsumer {
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
                 body);
         owner.inFlightDeliveries().enter();
-        return new Delivery(current, envelope, properties, body, headers, context, owner.inFlightDeliveries(), owner::answered);
+        current.held.incrementAndGet();
+        return new Delivery(current, envelope, properties, body, headers, context, owner.inFlightDeliveries());
     }
 
     /** Handles one delivery to its end: acknowledged, or on its way to a tier or the parking lot. */
@@ -505,13 +536,26 @@ final class ChannelConsumer {
         Life current = life;
         for (PendingPublishes.Send send : current.pending.overdue(now)) {
             send.deadline = now + owner.confirmTimeoutNanos();
-            if (owner.isBlocked()) {
-                continue; // the broker blocks publishers (a resource alarm): a second send would only wait too
-            }
-            String reason = "the broker did not confirm it within " + owner.confirmTimeout();
+            boolean blocked = owner.isBlocked();
+            String reason = "the broker did not confirm it within " + owner.confirmTimeout()
+                    + (blocked ? " (it blocks publishers, on a resource alarm; waiting for it)" : "");
             owner.refusals().refused(send.republish.queue, reason);
             owner.notifyListener(listener -> listener.onRepublishFailed(send.republish.delivery.context, reason));
-            send(send.republish, true);
+            if (!blocked) {
+                send(send.republish, true); // a second send would only wait too while the broker blocks us
+            }
+        }
+    }
+
+    /** Makes the client forget a subscription of a closed channel, so that its recovery does not subscribe it again. */
+    private static void forgetSubscription(Channel channel, String tag) {
+        if (tag == null) {
+            return;
+        }
+        try {
+            channel.basicCancel(tag);
+        } catch (IOException | AlreadyClosedException closed) {
+            log.debug("Forgot consumer {} of a closed channel", tag);
         }
     }
 
@@ -580,6 +624,7 @@ final class ChannelConsumer {
             if (current == null || envelope.getDeliveryTag() <= current.tagFloor) {
                 return; // a delivery of a closed channel: the broker has requeued it
             }
+            lastActivity = owner.ticker().nanos();
             if (owner.isStopped()) {
                 try {
                     channel.basicNack(envelope.getDeliveryTag(), false, true);
@@ -593,24 +638,12 @@ final class ChannelConsumer {
 
         @Override
         public void handleConsumeOk(String tag) {
-            boolean restored = false;
-            boolean stray = false;
+            boolean stray;
             synchronized (ChannelConsumer.this) {
-                if (tag.equals(recoveringTag)) {
-                    // The client's recovery subscribed it again, under the same tag.
-                    consumerTag = tag;
-                    recoveringTag = null;
-                    restored = lost;
-                    lost = false;
-                } else if (!tag.equals(consumerTag)) {
-                    stray = true;
-                }
+                stray = !tag.equals(consumerTag);
             }
-            if (restored) {
-                log.info("Consumer {} of {} is subscribed again", number, service.queue());
-                owner.notifyListener(listener -> listener.onConsumerRestored(service));
-            } else if (stray) {
-                // The client's recovery came after this consumer had subscribed anew: one subscription is enough.
+            if (stray) {
+                // Not one this consumer made: one subscription is enough.
                 owner.execute(() -> {
                     try {
                         channel.basicCancel(tag);
@@ -629,7 +662,7 @@ final class ChannelConsumer {
         public void handleCancel(String consumerTag) {
             // The broker cancelled it: the queue was deleted, or its leader moved. The client would subscribe it
             // again on its next recovery, so it forgets it here; the control thread subscribes anew.
-            boolean wasSubscribed = loseSubscription(false);
+            boolean wasSubscribed = loseSubscription() != null;
             synchronized (ChannelConsumer.this) {
                 // Not at once: RabbitMQ 3.10 closes the whole connection on a consume from a quorum queue that is
                 // still being deleted.
@@ -702,11 +735,17 @@ final class ChannelConsumer {
             // The broker requeues every unacknowledged delivery of a closed channel: what this life holds is let
             // go, on the control thread.
             List<PendingPublishes.Send> sends = ended.pending.clear();
-            boolean recovering = cause.isHardError() && channel instanceof Recoverable && !owner.isStopped();
-            boolean wasSubscribed = !owner.isStopped() && loseSubscription(recovering);
+            String lostTag = owner.isStopped() ? null : loseSubscription();
+            if (cause.isHardError() && channel instanceof Recoverable) {
+                // Its connection was lost, and every delivery it held comes back: the consumers turn cautious, and
+                // subscribe themselves once the client has recovered the channel, which must not subscribe them
+                // again at their old prefetch. Cancelling on a closed channel only makes the client forget.
+                owner.admission().turnCautious();
+                forgetSubscription(channel, lostTag);
+            }
+            boolean wasSubscribed = lostTag != null;
             owner.execute(() -> {
                 sends.forEach(send -> abandon(send.republish));
-                owner.admission().remove(delivery -> delivery.life == ended).forEach(Delivery::abandon);
                 if (wasSubscribed) {
                     String reason = "its " + (cause.isHardError() ? "connection" : "channel") + " closed: "
                             + cause.getMessage();
@@ -719,14 +758,7 @@ final class ChannelConsumer {
 
         @Override
         public void handleRecovery(Recoverable recoverable) {
-            // The client recovered the channel, and subscribes the consumer again itself, under the same tag,
-            // once every channel is back: it is given a moment before this consumer subscribes anew.
             life = new Life(channel, this, lastTag);
-            synchronized (ChannelConsumer.this) {
-                if (recoveringTag != null) {
-                    recoveryDeadline = owner.ticker().nanos() + RECOVERY_GRACE_NANOS;
-                }
-            }
             owner.execute(owner::review);
         }
 

@@ -26,16 +26,9 @@ final class Delivery {
     final DeliveryContext context;
     private final InFlight inFlight;
     private final AtomicBoolean answered = new AtomicBoolean();
-    private final Answered onAnswered;
-
-    /** Hears that a delivery was answered: {@code handled} if by its handler's outcome, not a stop or a lost channel. */
-    @FunctionalInterface
-    interface Answered {
-        void answered(Delivery delivery, boolean handled);
-    }
 
     Delivery(ChannelConsumer.Life life, Envelope envelope, AMQP.BasicProperties properties, byte[] body,
-            RetryHeaders headers, DeliveryContext context, InFlight inFlight, Answered onAnswered) {
+            RetryHeaders headers, DeliveryContext context, InFlight inFlight) {
         this.life = life;
         this.envelope = envelope;
         this.properties = properties;
@@ -43,7 +36,6 @@ final class Delivery {
         this.headers = headers;
         this.context = context;
         this.inFlight = inFlight;
-        this.onAnswered = onAnswered;
     }
 
     /** Whether the channel this came on is still the consumer's, so that answering it means something. */
@@ -72,12 +64,11 @@ final class Delivery {
     /** Lets the delivery go unanswered: its channel has closed, and the broker has requeued it already. */
     void abandon() {
         claim();
-        finish(false);
+        finish();
     }
 
     private boolean answer(boolean ack) {
         claim();
-        boolean sent = false;
         try {
             if (!live()) {
                 return false;
@@ -87,25 +78,24 @@ final class Delivery {
             } else {
                 life.channel.basicNack(envelope.getDeliveryTag(), false, true);
             }
-            sent = true;
             return true;
         } catch (IOException | AlreadyClosedException e) {
             log.debug("Could not answer {}; its channel closed and the broker requeues it", this, e);
             return false;
         } finally {
-            finish(sent && ack);
+            finish();
         }
+    }
+
+    private void finish() {
+        life.held.decrementAndGet();
+        inFlight.exit();
     }
 
     private void claim() {
         if (!answered.compareAndSet(false, true)) {
             throw new IllegalStateException(this + " was answered twice");
         }
-    }
-
-    private void finish(boolean handled) {
-        inFlight.exit();
-        onAnswered.answered(this, handled);
     }
 
     @Override

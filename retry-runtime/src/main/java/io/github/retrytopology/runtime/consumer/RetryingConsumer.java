@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,9 +43,10 @@ import org.slf4j.LoggerFactory;
  *   <li>A republish that the broker refuses, returns or does not confirm is sent again after a back-off while
  *       the delivery waits unacknowledged: the handler does not run again, and the delivery's count toward a
  *       quorum queue's delivery limit does not rise.
- *   <li>A delivery that the broker hands out again after an earlier one ended unanswered (a crash, a lost
- *       connection) is handled alone, so that if it crashes its process again it takes no neighbour to the
- *       delivery limit with it; the consumers start cautious for the same reason. See {@code Admission}.
+ *   <li>The consumers start cautious, one delivery at a time, and are cautious again after their connection was
+ *       lost: the deliveries that come back after a crash come first, one by one, so that a message that
+ *       crashes its process takes no neighbour with it to a quorum queue's delivery limit. See
+ *       {@code Admission}.
  *   <li>A consumer that the broker cancels, or whose channel closes on an error, subscribes again with a
  *       back-off; {@link #isRunning()} and the listener say when it is lost and restored. The Java client's
  *       automatic connection recovery is supported: what was in flight on the lost connection is requeued by the
@@ -69,6 +69,8 @@ public final class RetryingConsumer implements AutoCloseable {
      * first one that did not come back says they are past; a few more make sure.
      */
     static final int CAUTIOUS_RUN = 10;
+    /** How long a consumer that could take deliveries may receive none before the queue is asked why. */
+    private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Connection connection;
     private final Routes routes;
@@ -83,11 +85,11 @@ public final class RetryingConsumer implements AutoCloseable {
     private final Admission admission;
     private final Refusals refusals;
     private final ScheduledExecutorService control;
-    private final ExecutorService isolation;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
     private final BlockedListener blocked;
     private volatile boolean isBlocked;
     private volatile boolean stopped;
+    private long nextIdleCheck;
 
     private RetryingConsumer(Builder builder) {
         this.connection = builder.connection;
@@ -102,7 +104,6 @@ public final class RetryingConsumer implements AutoCloseable {
         this.admission = new Admission(Math.min(builder.prefetch * builder.consumers, CAUTIOUS_RUN));
         this.refusals = new Refusals(service.name(), ticker, REPORT_PERIOD);
         this.control = Executors.newSingleThreadScheduledExecutor(daemon("retry-" + service.name() + "-control"));
-        this.isolation = Executors.newSingleThreadExecutor(daemon("retry-" + service.name() + "-alone"));
         this.blocked = new BlockedListener() {
             @Override
             public void handleBlocked(String reason) {
@@ -166,7 +167,6 @@ public final class RetryingConsumer implements AutoCloseable {
             control.submit(() -> {
                 consumers.forEach(ChannelConsumer::cancel);
                 consumers.forEach(ChannelConsumer::requeueWaiting);
-                admission.remove(delivery -> true).forEach(Delivery::requeue);
             }).get();
         } catch (ExecutionException e) {
             log.warn("Stopping the consumers of {} failed", service.queue(), e.getCause());
@@ -197,7 +197,6 @@ public final class RetryingConsumer implements AutoCloseable {
     private void shutDown() {
         stopped = true;
         control.shutdownNow();
-        isolation.shutdownNow();
         connection.removeBlockedListener(blocked);
         consumers.forEach(ChannelConsumer::close);
     }
@@ -279,49 +278,61 @@ public final class RetryingConsumer implements AutoCloseable {
         }
     }
 
-    /** A delivery was answered: while cautious, or while deliveries wait to be handled alone, look again. */
-    void answered(Delivery delivery, boolean handled) {
-        admission.answered(delivery, handled);
-        if (admission.watching()) {
-            execute(this::review);
-        }
+    int prefetch() {
+        return prefetch;
     }
 
     /**
-     * Brings the consumers in line with what the admission allows, and hands the next delivery that waits to be
-     * handled alone to the isolation thread once it would be. Runs on the control thread.
+     * Brings the consumers in line with the admission: all of them at the configured prefetch when open, only
+     * the first, with a prefetch of 1, when cautious. Runs on the control thread.
      */
     void review() {
         if (stopped) {
             return;
         }
-        Delivery alone = admission.nextAlone(inFlight.count());
-        if (alone != null) {
-            isolation.execute(() -> alone.life.consumer().process(alone));
-        }
         long now = ticker.nanos();
         boolean open = admission.isOpen();
         for (int i = 0; i < consumers.size(); i++) {
-            ChannelConsumer consumer = consumers.get(i);
-            if (open) {
-                consumer.steer(true, prefetch, now);
-            } else if (i == 0) {
-                boolean cautiousAlready = consumer.isSubscribed() && consumer.prefetch() == 1;
-                consumer.steer(cautiousAlready || admission.quiet(inFlight.count()), 1, now);
-            } else {
-                consumer.steer(false, prefetch, now);
-            }
+            consumers.get(i).steer(open || i == 0, open ? prefetch : 1, now);
         }
     }
 
-    /** Looks after deadlines and back-offs; runs on the control thread, every tick. */
+    /** Looks after deadlines, back-offs and forgotten subscriptions; runs on the control thread, every tick. */
     private void tick() {
         try {
             long now = ticker.nanos();
             consumers.forEach(consumer -> consumer.expireOverdue(now));
             review();
+            if (now - nextIdleCheck >= 0) {
+                nextIdleCheck = now + IDLE_CHECK_NANOS;
+                checkIdle(now);
+            }
         } catch (RuntimeException e) {
             log.error("The control thread of {}'s consumers failed; it goes on", service.queue(), e);
+        }
+    }
+
+    /**
+     * Subscribes again the consumers that could take deliveries but have received none for a while, if the queue
+     * holds ready messages meanwhile: the broker does not serve them, and did not say so.
+     */
+    private void checkIdle(long now) {
+        List<ChannelConsumer> idle = consumers.stream()
+                .filter(consumer -> consumer.idleSince(now, IDLE_CHECK_NANOS)).toList();
+        if (idle.isEmpty()) {
+            return;
+        }
+        long ready;
+        try {
+            ready = idle.get(0).readyMessages();
+        } catch (IOException | RuntimeException e) {
+            log.debug("Could not count the ready messages of {}", service.queue(), e);
+            return;
+        }
+        if (ready > 0) {
+            String reason = "received nothing for " + TimeUnit.NANOSECONDS.toSeconds(IDLE_CHECK_NANOS) + " s while "
+                    + ready + " message(s) were ready in " + service.queue();
+            idle.forEach(consumer -> consumer.resubscribe(reason));
         }
     }
 

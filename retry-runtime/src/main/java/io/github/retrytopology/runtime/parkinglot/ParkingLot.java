@@ -44,6 +44,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ParkingLot {
 
     private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration RETURN_WAIT = Duration.ofSeconds(2);
 
     private final Connection connection;
     private final Service service;
@@ -88,13 +89,15 @@ public final class ParkingLot {
     public List<ParkedMessage> list(int limit) throws IOException {
         Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
         Channel channel = connection.createChannel();
+        long read = 0;
         try {
             long parked = channel.messageCount(queue());
-            for (long read = 0; read < parked; read++) {
+            while (read < parked) {
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
                     break;
                 }
+                read++;
                 ParkedMessage message = ParkedMessage.of(response);
                 Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
                 ParkedMessage twin = messages.get(key);
@@ -107,7 +110,25 @@ public final class ParkingLot {
         } finally {
             close(channel);
         }
+        awaitReturned(read);
         return List.copyOf(messages.values());
+    }
+
+    /**
+     * Waits, for a moment at most, until the parking lot counts the messages a listing gave back again: a quorum
+     * queue takes them back a moment after the channel that read them closes, and a replay right after a listing
+     * must see them.
+     */
+    private void awaitReturned(long read) throws IOException {
+        long deadline = System.nanoTime() + RETURN_WAIT.toNanos();
+        while (count() < read && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**
@@ -186,6 +207,7 @@ public final class ParkingLot {
             }
             close(channel);
         }
+        awaitReturned(left.size());
         return new ReplayReport(scanned, matched, replayed, twins, dryRun, preview);
     }
 

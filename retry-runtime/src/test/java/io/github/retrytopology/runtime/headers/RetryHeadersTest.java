@@ -22,6 +22,7 @@ class RetryHeadersTest {
     private static final Envelope FROM_EXCHANGE = new Envelope(7, false, "shop.events", "order.created");
     private static final Envelope FROM_TIER = new Envelope(8, false, "", "orders");
     private static final Decision RETRY = new Decision.Retry(1, Duration.ofSeconds(10));
+    private static final java.util.Set<String> TIERS = java.util.Set.of("orders.retry.1", "orders.retry.2");
 
     @Test
     void aFirstFailureRecordsWhereTheMessageCameFromAndWhatFailed() {
@@ -162,6 +163,94 @@ class RetryHeadersTest {
         assertThat(republished.getPriority()).isEqualTo(3);
         assertThat(republished.getDeliveryMode()).isEqualTo(2);
         assertThat(republished.getHeaders()).containsEntry("tenant", "acme").containsEntry(RetryHeaders.PUBLISH_ID, "p-1");
+    }
+
+    @Test
+    void aMessagePublishedThroughAnExchangeIsAFirstAttemptWhateverRetryHeadersItCarries() {
+        Map<String, Object> copied = Map.of(RetryHeaders.ATTEMPTS, 3, RetryHeaders.ORIGINAL_ROUTING_KEY,
+                LongStringHelper.asLongString("x.y"), RetryHeaders.FIRST_FAILURE, LongStringHelper.asLongString(
+                        FIRST.toString()), "tenant", LongStringHelper.asLongString("acme"));
+
+        RetryHeaders arrived = RetryHeaders.arrival(copied, "shop.events", TIERS);
+
+        assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.PUBLISHED);
+        assertThat(arrived.attempts()).isZero();
+        assertThat(arrived.originalRoutingKey()).isEmpty();
+        assertThat(arrived.firstFailure()).isEmpty();
+        assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(RetryHeaders.ATTEMPTS, "tenant");
+        Map<String, Object> next = arrived.afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY,
+                LATER, 100_000);
+        assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
+        assertThat(RetryHeaders.of(next).firstFailure()).hasValue(LATER);
+        assertThat(next).containsKey("tenant");
+    }
+
+    @Test
+    void aMessageBackFromOneOfTheServicesTiersKeepsItsRetryHeaders() {
+        Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(FROM_EXCHANGE, 1,
+                new IllegalStateException("one"), RETRY, FIRST, 100_000)));
+        headers.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
+
+        RetryHeaders arrived = RetryHeaders.arrival(headers, "", TIERS);
+
+        assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.RETRIED);
+        assertThat(arrived.attempts()).isEqualTo(1);
+        assertThat(arrived.originalRoutingKey()).hasValue("order.created");
+    }
+
+    @Test
+    void aMessagePublishedStraightToTheQueueWithAnotherQueuesDeathIsNotARetry() {
+        Map<String, Object> headers = Map.of(RetryHeaders.ATTEMPTS, 3, RetryHeaders.X_DEATH,
+                List.of(death("billing.retry.1", "expired", "", "billing.retry.1")));
+
+        assertThat(RetryHeaders.arrival(headers, "", TIERS).attempts()).isZero();
+        assertThat(RetryHeaders.arrival(headers, "", TIERS).provenance()).isEqualTo(RetryHeaders.Provenance.PUBLISHED);
+    }
+
+    @Test
+    void aReplayedMessageKeepsItsOriginalRoutingKey() {
+        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
+        Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(FROM_EXCHANGE, 4,
+                new IllegalStateException("boom"), park, LATER, 100_000))).forReplay();
+
+        RetryHeaders arrived = RetryHeaders.arrival(asBroker(replayed), "", TIERS);
+
+        assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.REPLAYED);
+        assertThat(arrived.originalRoutingKey()).hasValue("order.created");
+        assertThat(arrived.attempts()).isZero();
+    }
+
+    @Test
+    void theHeadersOfAnArrivalAreACopyThatNoLaterChangeReaches() {
+        Map<String, Object> headers = new HashMap<>(Map.of("tenant", "acme", "list", new java.util.ArrayList<>(List.of(1))));
+
+        RetryHeaders arrived = RetryHeaders.arrival(headers, "shop.events", TIERS);
+        headers.clear();
+
+        assertThat(arrived.delivered()).containsKey("tenant");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> arrived.delivered().remove("tenant"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ((List<?>) arrived.delivered().get("list")).clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void aRepublishCarriesNoExpirationAndKeepsThePublishersInAHeader() {
+        AMQP.BasicProperties original = new AMQP.BasicProperties.Builder().expiration("1500").build();
+
+        AMQP.BasicProperties republished = RetryHeaders.republish(original, Map.of(), "p-1");
+
+        assertThat(republished.getExpiration()).isNull();
+        assertThat(RetryHeaders.of(republished.getHeaders()).originalExpiration()).hasValue("1500");
+        assertThat(RetryHeaders.of(republished.getHeaders()).messageId()).as("no message id of its own").isPresent();
+    }
+
+    @Test
+    void aMessageWithAMessageIdGetsNoIdentityOfOurs() {
+        AMQP.BasicProperties republished = RetryHeaders.republish(
+                new AMQP.BasicProperties.Builder().messageId("m-1").build(), Map.of(), "p-1");
+
+        assertThat(RetryHeaders.of(republished.getHeaders()).messageId()).isEmpty();
     }
 
     /** Headers as the client reads them back from the broker: strings are LongStrings. */

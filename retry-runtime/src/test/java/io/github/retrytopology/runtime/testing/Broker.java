@@ -121,6 +121,11 @@ public final class Broker {
         return new Broker(amqp, management, "the test node " + node.name(), true, node);
     }
 
+    /** A broker at these URIs, with credentials. */
+    static Broker of(URI amqp, URI management, String origin) {
+        return new Broker(amqp, management, origin, false, null);
+    }
+
     /** Where the broker came from, for failure messages. */
     public String origin() {
         return origin;

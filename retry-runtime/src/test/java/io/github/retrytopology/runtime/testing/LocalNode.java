@@ -35,10 +35,12 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  */
-public final class LocalNode implements AutoCloseable {
+public final class LocalNode implements PrivateBroker {
 
     /** Where the RabbitMQ scripts are, if not in one of the usual places. */
     public static final String SBIN_VARIABLE = "RETRY_TEST_RABBITMQ_SBIN";
+    /** Set to keep the directories, logs included, of the nodes a run started, to read after it. */
+    public static final String KEEP_VARIABLE = "RETRY_TEST_KEEP_NODES";
 
     private static final Path NODES = Path.of("target", "rabbitmq-nodes").toAbsolutePath();
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -108,6 +110,7 @@ public final class LocalNode implements AutoCloseable {
     }
 
     /** The broker this node is, as the tests connect to it (as guest, from 127.0.0.1). */
+    @Override
     public Broker broker() {
         return Broker.of(this, URI.create("amqp://guest:guest@127.0.0.1:" + amqpPort),
                 URI.create("http://guest:guest@127.0.0.1:" + managementPort));
@@ -118,27 +121,29 @@ public final class LocalNode implements AutoCloseable {
         return amqpPort;
     }
 
-    /** Stops the node gracefully, as an operator would; {@link #startAgain()} brings it back with its data. */
+    /**
+     * Stops the node gracefully, as an operator would, and waits for its VM to end; {@link #startAgain()} brings
+     * it back with its data.
+     */
+    @Override
     public void stop() throws IOException {
+        Optional<ProcessHandle> vm = pid().flatMap(ProcessHandle::of);
         ctl("stop");
-        awaitClosed();
+        awaitEnd(vm);
     }
 
     /** Kills the node's Erlang VM with SIGKILL, as a crash would. */
+    @Override
     public void kill() throws IOException {
-        pid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroyForcibly);
-        awaitClosed();
+        Optional<ProcessHandle> vm = pid().flatMap(ProcessHandle::of);
+        vm.ifPresent(ProcessHandle::destroyForcibly);
+        awaitEnd(vm);
     }
 
     /** Starts the node again after {@link #stop()} or {@link #kill()}, with the data it had. */
+    @Override
     public void startAgain() throws IOException {
         launch();
-    }
-
-    /** Stops the node gracefully and starts it again. */
-    public void restart() throws IOException {
-        stop();
-        startAgain();
     }
 
     /** Whether the node takes AMQP connections. */
@@ -150,6 +155,7 @@ public final class LocalNode implements AutoCloseable {
      * Runs {@code rabbitmqctl} against this node, such as {@code ctl("set_vm_memory_high_watermark", "0.0001")},
      * and returns what it printed.
      */
+    @Override
     public String ctl(String... arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(sbin.resolve("rabbitmqctl").toString(), "-n", name, "-q"));
         command.addAll(List.of(arguments));
@@ -176,7 +182,9 @@ public final class LocalNode implements AutoCloseable {
             process.destroyForcibly();
             process.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> process).join();
         });
-        deleteRecursively(home);
+        if (System.getenv(KEEP_VARIABLE) == null) {
+            deleteRecursively(home);
+        }
     }
 
     private void prepare() throws IOException {
@@ -222,9 +230,10 @@ public final class LocalNode implements AutoCloseable {
         }
     }
 
-    private void awaitClosed() throws IOException {
+    /** Waits until the node's VM has ended: a node started again before then cannot take its name. */
+    private void awaitEnd(Optional<ProcessHandle> vm) throws IOException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (pid().flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false) || accepts(amqpPort)) {
+        while (vm.map(ProcessHandle::isAlive).orElse(false) || accepts(amqpPort)) {
             if (System.nanoTime() > deadline) {
                 throw new IOException("node " + name + " did not stop within " + START_TIMEOUT);
             }
@@ -318,7 +327,9 @@ public final class LocalNode implements AutoCloseable {
                 } catch (IOException | NumberFormatException noPid) {
                     // never started, or long gone
                 }
-                deleteRecursively(home);
+                if (System.getenv(KEEP_VARIABLE) == null) {
+                    deleteRecursively(home);
+                }
             }
         }
     }

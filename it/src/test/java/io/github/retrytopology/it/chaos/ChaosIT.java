@@ -1,0 +1,464 @@
+package io.github.retrytopology.it.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.topology.Policy;
+import io.github.retrytopology.model.topology.Queue;
+import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.RetryListener;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.testing.Broker;
+import io.github.retrytopology.runtime.testing.PrivateBroker;
+import io.github.retrytopology.runtime.testing.TestVhost;
+import io.github.retrytopology.runtime.topology.ManagementApi;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Fault injection against a real broker: thousands of messages, 30% of which fail at least once, consumed with
+ * prefetch 20 by two consumers while something goes wrong. Every message id is accounted for: each run must end
+ * with every message succeeded or parked, none lost and none parked before its attempts were spent; duplicates
+ * (at-least-once allows them) are counted. The faults that restart or reconfigure a broker run on a broker of
+ * the suite's own ({@link PrivateBroker}), never on the broker other tests use. The table is printed at the end and
+ * written to {@code target/chaos.md}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChaosIT {
+
+    @RegisterExtension
+    static final TestVhost shared = new TestVhost();
+
+    private static final int MESSAGES = 2_000;
+    private static final Duration PATIENCE = Duration.ofSeconds(90);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<Tally.Row> ROWS = new CopyOnWriteArrayList<>();
+    private static PrivateBroker node;
+
+    @AfterAll
+    static void report() throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add(Tally.Row.HEADER);
+        ROWS.forEach(row -> lines.add(row.toString()));
+        System.out.println("Chaos runs (" + MESSAGES + " messages each, 30% failing at least once, prefetch "
+                + ChaosWorker.PREFETCH + ", " + ChaosWorker.CONSUMERS + " consumers):\n" + String.join("\n", lines));
+        Files.write(Path.of("target", "chaos.md"), lines, StandardCharsets.UTF_8);
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void connectionKilledThroughTheManagementApiEveryTwoToThreeSeconds() throws Exception {
+        Heard heard = new Heard();
+        Target target = Target.shared();
+        Workload workload = Workload.of(MESSAGES);
+        Tally tally = new Tally(workload);
+        long started = System.nanoTime();
+        target.publish(workload);
+        AtomicInteger kills = new AtomicInteger();
+        try (Connection connection = target.connect("chaos-consumer")) {
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, tally, Duration.ofMillis(8))
+                    .listener(heard).start();
+            long nextKill = System.nanoTime() + pause(2_000, 3_000);
+            while (!target.done(tally) && !outOfPatience(started)) {
+                if (System.nanoTime() - nextKill > 0) {
+                    kills.addAndGet(target.killConnections("chaos-consumer"));
+                    nextKill = System.nanoTime() + pause(2_000, 3_000);
+                }
+                Thread.sleep(100);
+            }
+            consumer.stop(Duration.ofSeconds(10));
+        }
+        finish("connection killed every 2-3 s (handlers take 8 ms)", target, tally, started,
+                kills + " connections killed; " + heard);
+        assertThat(kills).as("connections killed during the run").hasValueGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    @Order(2)
+    void tierQueueRefusingPublishesForAWhile() throws Exception {
+        Heard heard = new Heard();
+        Target target = Target.shared();
+        Workload workload = Workload.of(MESSAGES);
+        Tally tally = new Tally(workload);
+        Policy tier = target.topology.policies().stream()
+                .filter(policy -> policy.name().equals(RetryTopology.Work.RETRY_1)).findFirst().orElseThrow();
+        Map<String, Object> full = new LinkedHashMap<>(tier.definition());
+        full.put("max-length", 0);
+        long started = System.nanoTime();
+        target.publish(workload);
+        try (Connection connection = target.connect("chaos-consumer")) {
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, tally, Duration.ZERO).listener(heard).start();
+            target.await(() -> tally.successes() >= MESSAGES / 4, started);
+            target.management().putPolicy(target.vhost,
+                    new Policy(tier.name(), tier.pattern(), tier.applyTo(), tier.priority(), full));
+            Thread.sleep(2_000);
+            // As an operator raises the limit. (Taking it off would not do on RabbitMQ 3.10: a quorum queue keeps
+            // refusing until a limit lets it take messages again, rabbitmq-server#12206.)
+            full.put("max-length", 1_000_000);
+            target.management().putPolicy(target.vhost,
+                    new Policy(tier.name(), tier.pattern(), tier.applyTo(), tier.priority(), full));
+            target.await(() -> target.done(tally), started);
+            consumer.stop(Duration.ofSeconds(10));
+        }
+        finish("tier queue refusing publishes for 2 s", target, tally, started,
+                "work.retry.1 at max-length 0; " + heard);
+        assertThat(heard.republishFailures).as("republishes refused").hasPositiveValue();
+    }
+
+    @Test
+    @Order(3)
+    void consumerProcessKilledThreeTimesAndRestarted() throws Exception {
+        Target target = Target.shared();
+        Workload workload = Workload.of(MESSAGES);
+        Tally tally = new Tally(workload);
+        Path successes = Files.createTempFile(Path.of("target"), "chaos-successes", ".txt");
+        long started = System.nanoTime();
+        target.publish(workload);
+        for (int kill = 1; kill <= 3; kill++) {
+            Process worker = target.startWorker(successes);
+            int before = lines(successes);
+            target.await(() -> lines(successes) >= before + MESSAGES / 5, started);
+            worker.destroyForcibly().waitFor();
+        }
+        Process last = target.startWorker(successes);
+        target.await(() -> {
+            tally.readSuccessesAgain(successes);
+            return target.done(tally);
+        }, started);
+        last.destroyForcibly().waitFor();
+        tally.readSuccessesAgain(successes);
+        finish("consumer process killed with kill -9 three times", target, tally, started, "3 kills");
+    }
+
+    @Test
+    @Order(4)
+    void poisonMessagesHaltingTheConsumerJvm() throws Exception {
+        Target target = Target.shared();
+        Workload workload = Workload.withPoison(MESSAGES, Set.of(MESSAGES / 3, 2 * MESSAGES / 3));
+        Tally tally = new Tally(workload);
+        Path successes = Files.createTempFile(Path.of("target"), "chaos-successes", ".txt");
+        long started = System.nanoTime();
+        target.publish(workload);
+        int crashes = 0;
+        Process worker = target.startWorker(successes);
+        while (!outOfPatience(started)) {
+            tally.readSuccessesAgain(successes);
+            if (target.done(tally)) {
+                break;
+            }
+            if (!worker.isAlive()) {
+                assertThat(worker.exitValue()).as("the worker halted on a poison message")
+                        .isEqualTo(ChaosWorker.POISONED);
+                crashes++;
+                worker = target.startWorker(successes);
+            }
+            Thread.sleep(100);
+        }
+        worker.destroyForcibly().waitFor();
+        tally.readSuccessesAgain(successes);
+        finish("2 poison messages halting the consumer JVM", target, tally, started, crashes + " crashes");
+        assertThat(crashes).as("each poison message crashes its consumer maxAttempts times")
+                .isEqualTo(2 * RetryTopology.Work.MAX_ATTEMPTS);
+    }
+
+    @Test
+    @Order(5)
+    void brokerRestartedMidRun() throws Exception {
+        Heard heard = new Heard();
+        Target target = Target.node("chaos-restart");
+        Workload workload = Workload.of(MESSAGES);
+        Tally tally = new Tally(workload);
+        long started = System.nanoTime();
+        target.publish(workload);
+        try (Connection connection = target.connect("chaos-consumer")) {
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, tally, Duration.ZERO).listener(heard).start();
+            target.await(() -> tally.successes() >= MESSAGES / 3, started);
+            node.restart();
+            target.await(() -> target.done(tally), started);
+            consumer.stop(Duration.ofSeconds(10));
+        }
+        finish("broker restarted mid-run", target, tally, started, "graceful stop and start of the node; " + heard);
+        assertThat(heard.lost).as("consumers lost with the broker").hasPositiveValue();
+    }
+
+    @Test
+    @Order(6)
+    void memoryAlarmLongEnoughForConfirmsToTimeOut() throws Exception {
+        Heard heard = new Heard();
+        Target target = Target.node("chaos-alarm");
+        Workload workload = Workload.of(MESSAGES);
+        Tally tally = new Tally(workload);
+        long started = System.nanoTime();
+        target.publish(workload);
+        try (Connection connection = target.connect("chaos-consumer")) {
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, tally, Duration.ofMillis(8))
+                    .confirmTimeout(Duration.ofMillis(300)).listener(heard).start();
+            target.await(() -> tally.successes() >= MESSAGES / 10, started);
+            // The broker checks its memory every 2.5 s: the alarm is on once the node says so.
+            node.ctl("set_vm_memory_high_watermark", "0.0000001");
+            target.await(() -> target.memoryAlarm(), started);
+            Thread.sleep(3_000);
+            node.ctl("set_vm_memory_high_watermark", "0.4");
+            target.await(() -> !target.memoryAlarm(), started);
+            target.await(() -> target.done(tally), started);
+            consumer.stop(Duration.ofSeconds(10));
+        }
+        finish("memory alarm for 3 s, confirm timeout 300 ms (handlers take 8 ms)", target, tally, started,
+                heard.toString());
+        assertThat(heard.republishFailures).as("confirms that timed out").hasPositiveValue();
+    }
+
+    @Test
+    @Order(7)
+    void messagesAClassicQueueRecoversAfterACrashAreNotTakenForRedeliveries() throws Exception {
+        Target target = Target.node("chaos-classic");
+        try (Connection connection = target.connect("chaos-publisher")) {
+            Channel channel = connection.createChannel();
+            channel.confirmSelect();
+            for (int i = 0; i < 200; i++) {
+                channel.basicPublish(RetryTopology.EXCHANGE, "ledger.entry", true,
+                        new com.rabbitmq.client.AMQP.BasicProperties.Builder().deliveryMode(2).build(),
+                        ("entry " + i).getBytes(StandardCharsets.UTF_8));
+            }
+            channel.waitForConfirmsOrDie(30_000);
+        }
+        node.kill();
+        node.startAgain();
+        try (Connection connection = target.connect("chaos-peek")) {
+            var peeked = connection.createChannel().basicGet(RetryTopology.Ledger.QUEUE, false);
+            assertThat(peeked.getEnvelope().isRedeliver()).as("a recovered message is flagged redelivered").isTrue();
+        }
+        AtomicInteger handled = new AtomicInteger();
+        AtomicInteger redeliveries = new AtomicInteger();
+        try (Connection connection = target.connect("chaos-consumer")) {
+            RetryingConsumer consumer = RetryingConsumer.builder(connection,
+                    LedgerHandler.routes(context -> handled.incrementAndGet())).listener(new RetryListener() {
+                        @Override
+                        public void onRedelivery(DeliveryContext context, int deliveryCount) {
+                            redeliveries.incrementAndGet();
+                        }
+                    }).start();
+            target.await(() -> handled.get() == 200, System.nanoTime());
+            consumer.stop(Duration.ofSeconds(10));
+        }
+        assertThat(handled).hasValue(200);
+        assertThat(redeliveries).as("messages recovered after a crash, never delivered before").hasValue(0);
+    }
+
+    private static void finish(String scenario, Target target, Tally tally, long started, String notes)
+            throws Exception {
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        Tally.Row row;
+        try (Connection connection = target.connect("chaos-tally")) {
+            row = tally.row(scenario, connection, took,
+                    (outOfPatience(started) ? "did not settle within " + PATIENCE.toSeconds() + " s; " : "") + notes);
+        }
+        ROWS.add(row);
+        target.clear();
+        assertThat(row.lost()).as("lost in: %s", row).isZero();
+        assertThat(row.parkedEarly()).as("parked before their attempts were spent in: %s", row).isZero();
+        assertThat(row.succeeded() + row.parked()).as("succeeded and parked in: %s", row)
+                .isGreaterThanOrEqualTo(row.published());
+    }
+
+    private static boolean outOfPatience(long started) {
+        return System.nanoTime() - started > PATIENCE.toNanos();
+    }
+
+    private static long pause(int fromMillis, int toMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextInt(fromMillis, toMillis));
+    }
+
+    private static int lines(Path file) {
+        try {
+            return (int) Files.readAllLines(file).stream().filter(line -> !line.isBlank()).count();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Where a run happens: a broker, a vhost holding the chaos topology, and how to reach both. */
+    private static final class Target {
+        final Broker broker;
+        final String vhost;
+        final Topology topology;
+
+        private Target(Broker broker, String vhost) throws IOException {
+            this.broker = broker;
+            this.vhost = vhost;
+            this.topology = RetryTopology.SPEC.topology().inVhost(vhost);
+            try (InputStream definitions = RetryTopology.class.getResourceAsStream(RetryTopology.VHOST_DEFINITIONS)) {
+                management().importDefinitions(vhost, new String(definitions.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+
+        /** The broker every test uses, in the suite's vhost: for faults that leave the broker as it is. */
+        static Target shared() throws IOException {
+            return new Target(ChaosIT.shared.broker(), ChaosIT.shared.name());
+        }
+
+        /** A vhost on the suite's own node: for faults that restart or reconfigure the broker. */
+        static Target node(String vhost) throws IOException {
+            if (node == null) {
+                node = PrivateBroker.start("chaos");
+            }
+            ManagementApi management = node.broker().management();
+            management.createVhost(vhost);
+            management.grantAll(vhost, node.broker().username());
+            return new Target(node.broker(), vhost);
+        }
+
+        ManagementApi management() {
+            return broker.management();
+        }
+
+        Connection connect(String name) throws IOException {
+            ConnectionFactory factory = broker.connectionFactory(vhost);
+            factory.setNetworkRecoveryInterval(200);
+            try {
+                return factory.newConnection(name);
+            } catch (TimeoutException e) {
+                throw new IOException("connecting to " + broker.origin() + " timed out", e);
+            }
+        }
+
+        void publish(Workload workload) throws Exception {
+            try (Connection connection = connect("chaos-publisher")) {
+                workload.publish(connection.createChannel());
+            }
+        }
+
+        /** Whether every message is accounted for and nothing waits in the service's queue or its tiers. */
+        boolean done(Tally tally) throws IOException {
+            try (Connection connection = connect("chaos-check")) {
+                if (!tally.settled(connection)) {
+                    return false;
+                }
+                Channel channel = connection.createChannel();
+                for (String queue : List.of(RetryTopology.Work.QUEUE, RetryTopology.Work.RETRY_1,
+                        RetryTopology.Work.RETRY_2, RetryTopology.Work.RETRY_3)) {
+                    if (channel.messageCount(queue) > 0) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+
+        /** Waits until the condition holds, or the run is out of patience; the tally then says what is missing. */
+        void await(BooleanSupplierWithIo condition, long started) throws Exception {
+            while (!condition.getAsBoolean() && !outOfPatience(started)) {
+                Thread.sleep(100);
+            }
+        }
+
+        /** Whether a node of the broker is in a memory alarm. */
+        boolean memoryAlarm() throws IOException {
+            for (JsonNode node : JSON.readTree(management().get("api/nodes"))) {
+                if (node.path("mem_alarm").asBoolean()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Closes the vhost's connections of this name through the management API; returns how many. */
+        int killConnections(String name) throws IOException {
+            int killed = 0;
+            JsonNode connections = JSON.readTree(management().get("api/vhosts/" + ManagementApi.encode(vhost)
+                    + "/connections?disable_stats=true"));
+            for (JsonNode connection : connections) {
+                if (name.equals(connection.path("client_properties").path("connection_name").asText())) {
+                    try {
+                        management().delete("api/connections/" + ManagementApi.encode(connection.path("name").asText()));
+                        killed++;
+                    } catch (IOException gone) {
+                        // closed between the list and the delete
+                    }
+                }
+            }
+            return killed;
+        }
+
+        Process startWorker(Path successes) throws IOException {
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                    ChaosWorker.class.getName(), broker.amqpUri(vhost), successes.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(Path.of("target", "chaos-workers.log").toFile()))
+                    .start();
+        }
+
+        /** Deletes the topology's queues, so that the next run starts from nothing. */
+        void clear() throws IOException {
+            try (Connection connection = connect("chaos-clear")) {
+                Channel channel = connection.createChannel();
+                for (Queue queue : topology.queues()) {
+                    channel.queueDelete(queue.name());
+                }
+            }
+        }
+    }
+
+    /** Counts what the listener hears of failed republishes, redeliveries and lost consumers, for the table. */
+    static final class Heard implements RetryListener {
+        private final AtomicInteger republishFailures = new AtomicInteger();
+        private final AtomicInteger redeliveries = new AtomicInteger();
+        private final AtomicInteger lost = new AtomicInteger();
+
+        @Override
+        public void onRepublishFailed(DeliveryContext context, String reason) {
+            republishFailures.incrementAndGet();
+        }
+
+        @Override
+        public void onRedelivery(DeliveryContext context, int deliveryCount) {
+            redeliveries.incrementAndGet();
+        }
+
+        @Override
+        public void onConsumerLost(io.github.retrytopology.model.Service service, String reason) {
+            lost.incrementAndGet();
+        }
+
+        @Override
+        public String toString() {
+            return republishFailures + " failed republishes, " + redeliveries + " redeliveries, " + lost
+                    + " consumers lost";
+        }
+    }
+
+    /** A condition that may do I/O. */
+    @FunctionalInterface
+    interface BooleanSupplierWithIo {
+        boolean getAsBoolean() throws Exception;
+    }
+}

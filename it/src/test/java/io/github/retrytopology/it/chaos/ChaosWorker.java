@@ -1,0 +1,78 @@
+package io.github.retrytopology.it.chaos;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.runtime.consumer.MessageHandler;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The handler of the chaos runs, and a consumer process that runs it, for the faults that take a whole process
+ * down: it fails each message as {@link Workload} says, halts its JVM on a poison message, and writes each
+ * success to a file before returning, so that what it did outlives a {@code kill -9}.
+ *
+ * <p>Arguments: the AMQP URI of the virtual host, and the file to append successes to.
+ */
+public final class ChaosWorker {
+
+    /** The exit code of a process that a poison message halted. */
+    static final int POISONED = 37;
+    static final int PREFETCH = 20;
+    static final int CONSUMERS = 2;
+
+    /** Hears that a message's handler returned. */
+    @FunctionalInterface
+    interface Successes {
+        void succeeded(String id, int attempt) throws IOException;
+    }
+
+    private ChaosWorker() {
+    }
+
+    /**
+     * The handler: works on each message for {@code work}, fails it as often as the workload says, then records
+     * its success.
+     */
+    static MessageHandler handler(Successes successes, Duration work) {
+        return context -> {
+            String id = context.messageId().orElseThrow();
+            if (Workload.isPoison(id)) {
+                Runtime.getRuntime().halt(POISONED);
+            }
+            if (!work.isZero()) {
+                Thread.sleep(work.toMillis());
+            }
+            if (context.attempt() <= Workload.failures(id)) {
+                throw new IllegalStateException("planned failure " + context.attempt() + " of " + id);
+            }
+            successes.succeeded(id, context.attempt());
+        };
+    }
+
+    /** A consumer as the chaos runs start it: prefetch 20, two consumers. */
+    static RetryingConsumer.Builder consumer(Connection connection, Successes successes, Duration work) {
+        return RetryingConsumer.builder(connection, WorkHandler.routes(handler(successes, work)::handle))
+                .prefetch(PREFETCH).consumers(CONSUMERS);
+    }
+
+    public static void main(String[] args) throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(args[0]);
+        factory.setNetworkRecoveryInterval(200);
+        OutputStream out = new FileOutputStream(Path.of(args[1]).toFile(), true);
+        Connection connection = factory.newConnection("chaos-worker");
+        consumer(connection, (id, attempt) -> {
+            synchronized (out) {
+                out.write((id + " " + attempt + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        }, Duration.ZERO).start();
+        Thread.sleep(Duration.ofMinutes(5).toMillis());
+        System.exit(1);
+    }
+}
