@@ -13,8 +13,6 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.Tier;
-import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Topology;
@@ -33,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,63 +56,13 @@ class ReliabilityIT {
 
     private final List<RetryingConsumer> consumers = new ArrayList<>();
     private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
-    private final Events events = new Events();
+    private final RecordingListener events = new RecordingListener();
     private Topology topology;
     private Connection connection;
     private Channel channel;
 
     /** One delivery a handler saw. */
     record Seen(String routingKey, int attempt, Instant at, String body, Instant firstFailure) {
-    }
-
-    /** What the listener heard, and on which threads. */
-    static final class Events implements RetryListener {
-        final List<Tier> retries = new CopyOnWriteArrayList<>();
-        final List<Decision.Park> parks = new CopyOnWriteArrayList<>();
-        final List<String> republishFailures = new CopyOnWriteArrayList<>();
-        final List<String> threads = new CopyOnWriteArrayList<>();
-        final AtomicInteger successes = new AtomicInteger();
-        volatile CountDownLatch retryGate = new CountDownLatch(0);
-
-        @Override
-        public void onSuccess(DeliveryContext context) {
-            threads.add(Thread.currentThread().getName());
-            successes.incrementAndGet();
-        }
-
-        @Override
-        public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
-            threads.add(Thread.currentThread().getName());
-            retries.add(tier);
-            try {
-                retryGate.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
-            threads.add(Thread.currentThread().getName());
-            parks.add(park);
-        }
-
-        @Override
-        public void onRepublishFailed(DeliveryContext context, String reason) {
-            republishFailures.add(reason);
-        }
-
-        final List<String> consumers = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onConsumerLost(Service service, String reason) {
-            consumers.add("lost: " + reason);
-        }
-
-        @Override
-        public void onConsumerRestored(Service service) {
-            consumers.add("restored");
-        }
     }
 
     @BeforeAll

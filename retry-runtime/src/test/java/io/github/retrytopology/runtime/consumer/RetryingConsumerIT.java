@@ -28,10 +28,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,47 +49,13 @@ class RetryingConsumerIT {
 
     private final List<RetryingConsumer> consumers = new ArrayList<>();
     private final BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
-    private final Events events = new Events();
+    private final RecordingListener events = new RecordingListener();
     private Topology topology;
     private Connection connection;
     private Channel channel;
 
     /** One delivery a handler saw. */
     record Seen(String service, String routingKey, int attempt, Instant at, Object payload) {
-    }
-
-    /** What the listener heard. */
-    static final class Events implements RetryListener {
-        final List<Tier> retries = new CopyOnWriteArrayList<>();
-        final List<Decision.Park> parks = new CopyOnWriteArrayList<>();
-        final List<String> republishFailures = new CopyOnWriteArrayList<>();
-        final List<Integer> redeliveries = new CopyOnWriteArrayList<>();
-        final AtomicInteger successes = new AtomicInteger();
-
-        @Override
-        public void onSuccess(DeliveryContext context) {
-            successes.incrementAndGet();
-        }
-
-        @Override
-        public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
-            retries.add(tier);
-        }
-
-        @Override
-        public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
-            parks.add(park);
-        }
-
-        @Override
-        public void onRepublishFailed(DeliveryContext context, String reason) {
-            republishFailures.add(reason);
-        }
-
-        @Override
-        public void onRedelivery(DeliveryContext context, int deliveryCount) {
-            redeliveries.add(deliveryCount);
-        }
     }
 
     @BeforeAll
