@@ -100,6 +100,8 @@ final class ChannelConsumer {
         this.number = number;
         this.tierQueues = Set.copyOf(service.tiers().stream().map(Tier::queue).toList());
         this.life = open();
+        this.nextSubscription = owner.ticker().nanos();
+        this.lastActivity = nextSubscription;
         this.handlerThread = new Thread(this::handleDeliveries, "retry-" + service.name() + "-" + number);
         this.handlerThread.setDaemon(true);
         this.handlerThread.start();
@@ -289,17 +291,17 @@ final class ChannelConsumer {
     }
 
     /**
-     * Notes that the subscription ended without being asked to, and returns its tag if the listener is to hear
-     * of it (it was subscribed, and not lost already), else null.
+     * Notes that the subscription ended without being asked to; returns whether the listener is to hear of it:
+     * it was subscribed, and not lost already.
      */
-    private synchronized String loseSubscription() {
+    private synchronized boolean loseSubscription() {
         String tag = consumerTag;
         consumerTag = null;
         if (tag == null || lost) {
-            return null;
+            return false;
         }
         lost = true;
-        return tag;
+        return true;
     }
 
     // ---- Deliveries: on the handler thread ----
@@ -323,7 +325,7 @@ final class ChannelConsumer {
                     delivery.abandon();
                     continue;
                 }
-                if (owner.admission().opensWith(delivery)) {
+                if (number == 1 && owner.admission().opensWith(delivery)) {
                     // This consumer was the cautious one, with a prefetch of 1: holding this delivery, it has
                     // nothing on its way, and its cancellation returns nothing.
                     if (owner.prefetch() > 1) {
@@ -662,7 +664,7 @@ final class ChannelConsumer {
         public void handleCancel(String consumerTag) {
             // The broker cancelled it: the queue was deleted, or its leader moved. The client would subscribe it
             // again on its next recovery, so it forgets it here; the control thread subscribes anew.
-            boolean wasSubscribed = loseSubscription() != null;
+            boolean wasSubscribed = loseSubscription();
             synchronized (ChannelConsumer.this) {
                 // Not at once: RabbitMQ 3.10 closes the whole connection on a consume from a quorum queue that is
                 // still being deleted.
@@ -735,15 +737,18 @@ final class ChannelConsumer {
             // The broker requeues every unacknowledged delivery of a closed channel: what this life holds is let
             // go, on the control thread.
             List<PendingPublishes.Send> sends = ended.pending.clear();
-            String lostTag = owner.isStopped() ? null : loseSubscription();
+            String tag;
+            synchronized (ChannelConsumer.this) {
+                tag = consumerTag;
+            }
+            boolean wasSubscribed = !owner.isStopped() && loseSubscription();
             if (cause.isHardError() && channel instanceof Recoverable) {
                 // Its connection was lost, and every delivery it held comes back: the consumers turn cautious, and
                 // subscribe themselves once the client has recovered the channel, which must not subscribe them
                 // again at their old prefetch. Cancelling on a closed channel only makes the client forget.
                 owner.admission().turnCautious();
-                forgetSubscription(channel, lostTag);
+                forgetSubscription(channel, tag);
             }
-            boolean wasSubscribed = lostTag != null;
             owner.execute(() -> {
                 sends.forEach(send -> abandon(send.republish));
                 if (wasSubscribed) {

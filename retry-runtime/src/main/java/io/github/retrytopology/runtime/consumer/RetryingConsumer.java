@@ -103,6 +103,7 @@ public final class RetryingConsumer implements AutoCloseable {
         this.prefetch = builder.prefetch;
         this.admission = new Admission(Math.min(builder.prefetch * builder.consumers, CAUTIOUS_RUN));
         this.refusals = new Refusals(service.name(), ticker, REPORT_PERIOD);
+        this.nextIdleCheck = ticker.nanos() + IDLE_CHECK_NANOS;
         this.control = Executors.newSingleThreadScheduledExecutor(daemon("retry-" + service.name() + "-control"));
         this.blocked = new BlockedListener() {
             @Override
