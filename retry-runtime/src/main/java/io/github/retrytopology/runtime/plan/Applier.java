@@ -14,6 +14,7 @@ import io.github.retrytopology.runtime.plan.ApplyReport.Outcome;
 import io.github.retrytopology.runtime.plan.BrokerState.DeadLetterTarget;
 import io.github.retrytopology.runtime.plan.PlanEntry.Action;
 import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import io.github.retrytopology.runtime.topology.ManagementApiException;
 import java.io.IOException;

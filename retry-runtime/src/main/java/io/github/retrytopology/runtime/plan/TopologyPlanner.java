@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.util.function.Consumer;

@@ -17,6 +17,7 @@ import io.github.retrytopology.runtime.plan.ApplyReport.Outcome;
 import io.github.retrytopology.runtime.plan.PlanEntry.Action;
 import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
 import io.github.retrytopology.runtime.testing.TestVhost;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,10 @@
-package io.github.retrytopology.runtime.plan;
+package io.github.retrytopology.runtime.topology;
 
 import static java.util.Objects.requireNonNull;
 
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -54,7 +53,7 @@ public record BrokerAccess(List<URI> managementUris, Credentials management, Lis
      *
      * @param managementUris management URIs, each possibly a comma-separated list, possibly with
      *     {@code user:password@}; none for {@code http://HOST:15672} ({@code https://HOST:15671} for
-     *     {@code amqps}), HOST being the first AMQP URI's
+     *     {@code amqps}) for the HOST of each AMQP URI
      * @param amqpUris AMQP URIs, likewise; none for {@value #DEFAULT_AMQP_URI}
      * @param username the user of both, if given apart from the URIs: it wins over theirs
      * @param password its password, required with a username; alone, it goes with the URIs' user
@@ -73,9 +72,7 @@ public record BrokerAccess(List<URI> managementUris, Credentials management, Lis
         }
         List<URI> management = uris(managementUris, "management");
         if (management.isEmpty()) {
-            URI first = amqp.get(0);
-            boolean tls = "amqps".equalsIgnoreCase(first.getScheme());
-            management = List.of(URI.create((tls ? "https://" : "http://") + host(first) + (tls ? ":15671" : ":15672")));
+            management = amqp.stream().map(BrokerAccess::managementOf).distinct().toList();
         }
         if (username.isPresent() && password.isEmpty()) {
             throw new IllegalArgumentException("a username needs its password");
@@ -167,6 +164,13 @@ public record BrokerAccess(List<URI> managementUris, Credentials management, Lis
     /** A URI's text with the password it may hold replaced by stars, for messages. */
     public static String redact(String uri) {
         return uri.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@]*):[^@/]*@", "$1:***@");
+    }
+
+    /** The management API of the node an AMQP URI names, on its default port. */
+    private static URI managementOf(URI amqp) {
+        boolean tls = "amqps".equalsIgnoreCase(amqp.getScheme());
+        return URI.create((tls ? "https://" : "http://") + amqp.getRawAuthority().replaceFirst("^.*@", "")
+                .replaceFirst(":\\d+$", "") + (tls ? ":15671" : ":15672"));
     }
 
     private static String host(URI uri) {
