@@ -139,7 +139,7 @@ final class Applier {
                     policy.definition()));
             api.putPolicy(vhost, policy);
             done(entry, "its dead-letter target " + target + " was created, and its policy set again so that RabbitMQ "
-                    + "forwards the " + entry.deadLettered().getAsLong() + " messages it kept");
+                    + "forwards the " + Words.count(entry.deadLettered().getAsLong(), "message") + " it kept");
         } else {
             done(entry, "its dead-letter target " + target + " was created");
         }
@@ -160,7 +160,7 @@ final class Applier {
         Migration migration = new Migration(api, this::channel, vhost);
         long consumers = migration.consumers(queue);
         if (consumers > 0) {
-            left(entry, "not migrated: it has " + consumers + (consumers == 1 ? " consumer" : " consumers")
+            left(entry, "not migrated: it has " + Words.count(consumers, "consumer")
                     + "; stop them, and run apply --migrate again");
             return;
         }
@@ -178,8 +178,10 @@ final class Applier {
                     }
                 });
         migrated.add(queue);
-        done(entry, "recreated with " + entry.spec() + ", its " + moved.out() + " messages moved to " + temporary
-                + " and back (" + moved.back() + ")");
+        done(entry, "recreated with " + entry.spec().entrySet().stream()
+                .map(setting -> setting.getKey() + " " + Values.show(setting.getValue()))
+                .collect(java.util.stream.Collectors.joining(", ")) + "; " + Words.count(moved.out(), "message")
+                + " moved to " + temporary + ", " + moved.back() + " back");
     }
 
     /** Why a queue cannot be migrated safely now, if it cannot. */
@@ -189,8 +191,8 @@ final class Applier {
         }
         BrokerState.Queue present = broker.queue(queue).orElseThrow();
         if (present.deadLettered().orElse(0) > 0) {
-            return Optional.of("it holds " + present.deadLettered().getAsLong() + " dead-lettered messages not yet "
-                    + "forwarded, which RabbitMQ would drop with it");
+            return Optional.of("it holds " + Words.count(present.deadLettered().getAsLong(), "dead-lettered message")
+                    + " not yet forwarded, which RabbitMQ would drop with it");
         }
         for (PolicyIndex index : List.of(broker.policies(), broker.operatorPolicies())) {
             for (BrokerState.Policy policy : index.matching(temporary, "classic")) {
@@ -207,7 +209,7 @@ final class Applier {
             if (!source.name().equals(queue) && deadLettersTo(source, queue) && !redirectable(source)
                     && !"quorum".equals(source.type()) && source.messages().orElse(0) > 0) {
                 return Optional.of(source.name() + " dead-letters to it at most once, from its arguments, and holds "
-                        + source.messages().getAsLong() + " messages that could expire while it is recreated; "
+                        + Words.count(source.messages().getAsLong(), "message") + " that could expire while it is recreated; "
                         + "run apply --migrate again once they have");
             }
         }
@@ -285,7 +287,7 @@ final class Applier {
         List<Binding> specBindings = topology.bindings().stream().filter(binding -> binding.queue().equals(queue)).toList();
         long back = migration.finish(topology.queue(queue), entry.name(), specBindings);
         deleted.add(entry.name());
-        done(entry, "moved its " + back + " messages back to " + queue + ", and deleted it");
+        done(entry, "moved its " + Words.count(back, "message") + " back to " + queue + ", and deleted it");
     }
 
     private void prune() throws IOException {
@@ -310,11 +312,11 @@ final class Applier {
         for (PlanEntry entry : queues) {
             BrokerState.Queue queue = broker.queue(entry.name()).orElseThrow();
             if (queue.consumers().orElse(0) > 0) {
-                kept.put(queue.name(), "it has " + queue.consumers().getAsLong() + " consumers");
+                kept.put(queue.name(), "it has " + Words.count(queue.consumers().getAsLong(), "consumer"));
             } else if (queue.messages().orElse(0) > 0) {
-                kept.put(queue.name(), "it holds " + queue.messages().getAsLong() + " messages");
+                kept.put(queue.name(), "it holds " + Words.count(queue.messages().getAsLong(), "message"));
             } else if (queue.deadLettered().orElse(0) > 0) {
-                kept.put(queue.name(), "it holds " + queue.deadLettered().getAsLong() + " dead-lettered messages");
+                kept.put(queue.name(), "it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
             }
         }
         keepTargetsOfWhatStays(queues, kept);
@@ -430,8 +432,8 @@ final class Applier {
         try (Channel channel = channel()) {
             AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue.name());
             if (state.getMessageCount() > 0 || state.getConsumerCount() > 0) {
-                return Optional.of("it holds " + state.getMessageCount() + " messages and has " + state.getConsumerCount()
-                        + " consumers");
+                return Optional.of("it holds " + Words.count(state.getMessageCount(), "message") + " and has "
+                        + Words.count(state.getConsumerCount(), "consumer"));
             }
             if (queue.messages().isEmpty()) {
                 return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again "

@@ -52,6 +52,11 @@ final class Planner {
             "max-length-bytes", "delivery-limit", "overflow", "dead-letter-exchange", "dead-letter-routing-key",
             "dead-letter-strategy");
 
+    /** A service's queues in the order of the spec's topology: its queue, its tiers, its parking lot; then the rest. */
+    private static final Comparator<QueueName> TOPOLOGY_ORDER = Comparator.comparing(QueueName::migration)
+            .thenComparing(QueueName::role)
+            .thenComparingInt(QueueName::tier);
+
     private final RetrySpec spec;
     private final Topology topology;
     private final BrokerState broker;
@@ -353,7 +358,8 @@ final class Planner {
             Set<String> specQueues, Optional<Service> inSpec) {
         List<BrokerState.Queue> extra = queues.stream()
                 .filter(queue -> !specQueues.contains(queue.name()))
-                .sorted(Comparator.comparing(BrokerState.Queue::name))
+                .sorted(Comparator.comparing((BrokerState.Queue queue) -> Names.parseQueue(queue.name()).orElseThrow(),
+                        TOPOLOGY_ORDER))
                 .toList();
         Set<String> done = new TreeSet<>();
         for (BrokerState.Queue queue : extra) {
@@ -368,7 +374,8 @@ final class Planner {
         }
         policies.stream()
                 .filter(policy -> !specPolicies.containsKey(policy.name()) && !done.contains(policy.name()))
-                .sorted(Comparator.comparing(BrokerState.Policy::name))
+                .sorted(Comparator.comparing((BrokerState.Policy policy) -> Names.parseQueue(policy.name()).orElseThrow(),
+                        TOPOLOGY_ORDER))
                 .forEach(policy -> orphanPolicy(service, policy, inSpec, broker.queue(policy.name()).isPresent()));
     }
 
@@ -376,7 +383,7 @@ final class Planner {
         QueueName name = Names.parseQueue(policy.name()).orElseThrow();
         String why = specQueueOf(name).isPresent() && !asPolicies
                 ? "the spec keeps the settings of " + policy.name() + " in queue arguments, not in a policy"
-                : "the policy of " + whyOrphan(name, inSpec).replaceFirst("^the ", "");
+                : "the policy of " + whyOrphan(name, inSpec);
         entries.add(new Entry(Kind.POLICY, Optional.of(service), policy.name())
                 .broker("pattern", policy.pattern()).broker("priority", policy.priority())
                 .broker("definition", Values.plain(policy.definition()))
@@ -444,10 +451,9 @@ final class Planner {
         if (queue.messages().isEmpty()) {
             return "; its message count is not known yet";
         }
-        long messages = queue.messages().getAsLong();
         long consumers = queue.consumers().orElse(0);
-        return "; it holds " + messages + (messages == 1 ? " message" : " messages")
-                + (consumers > 0 ? " and has " + consumers + (consumers == 1 ? " consumer" : " consumers") : "");
+        return "; it holds " + Words.count(queue.messages().getAsLong(), "message")
+                + (consumers > 0 ? " and has " + Words.count(consumers, "consumer") : "");
     }
 
     private void warn() {

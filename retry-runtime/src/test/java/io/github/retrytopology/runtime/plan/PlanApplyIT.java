@@ -196,9 +196,9 @@ class PlanApplyIT {
 
         assertThat(plan.drift()).allMatch(entry -> entry.action() == Action.ORPHAN)
                 .extracting(PlanEntry::object).containsExactly(
-                        "queue billing", "policy billing", "queue billing.parking-lot", "policy billing.parking-lot",
-                        "queue billing.retry.1", "policy billing.retry.1", "queue billing.retry.2",
-                        "policy billing.retry.2", "binding order.paid -> billing", "binding order.refunded -> billing");
+                        "queue billing", "policy billing", "queue billing.retry.1", "policy billing.retry.1",
+                        "queue billing.retry.2", "policy billing.retry.2", "queue billing.parking-lot",
+                        "policy billing.parking-lot", "binding order.paid -> billing", "binding order.refunded -> billing");
         PlanEntry parkingLot = plan.entry(Kind.QUEUE, "billing.parking-lot");
         assertThat(parkingLot.reason()).isEqualTo("the parking lot of service 'billing', which the spec no longer has; "
                 + "it holds 1 message");
@@ -219,9 +219,9 @@ class PlanApplyIT {
                 .containsEntry("queue billing", Outcome.LEFT)
                 .containsEntry("queue billing.parking-lot", Outcome.LEFT)
                 .containsEntry("binding order.paid -> billing", Outcome.DONE);
-        assertThat(detail(pruned, "queue billing.retry.2")).isEqualTo("kept: it has 1 consumers");
+        assertThat(detail(pruned, "queue billing.retry.2")).isEqualTo("kept: it has 1 consumer");
         assertThat(detail(pruned, "queue billing")).isEqualTo("kept: it is the dead-letter target of billing.retry.2, which stays");
-        assertThat(detail(pruned, "queue billing.parking-lot")).isEqualTo("kept: it holds 1 messages");
+        assertThat(detail(pruned, "queue billing.parking-lot")).isEqualTo("kept: it holds 1 message");
         assertThat(count("billing.parking-lot")).isEqualTo(1);
 
         consuming.close();
