@@ -308,35 +308,23 @@ final class Applier {
             }
             return;
         }
-        Map<String, String> kept = new LinkedHashMap<>();
-        for (PlanEntry entry : queues) {
-            BrokerState.Queue queue = broker.queue(entry.name()).orElseThrow();
-            if (queue.consumers().orElse(0) > 0) {
-                kept.put(queue.name(), "it has " + Words.count(queue.consumers().getAsLong(), "consumer"));
-            } else if (queue.messages().orElse(0) > 0) {
-                kept.put(queue.name(), "it holds " + Words.count(queue.messages().getAsLong(), "message"));
-            } else if (queue.deadLettered().orElse(0) > 0) {
-                kept.put(queue.name(), "it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
-            }
-        }
-        keepTargetsOfWhatStays(queues, kept);
         for (PlanEntry entry : bindings) {
-            String reason = kept.get(entry.name());
-            BrokerState.Queue queue = broker.queue(entry.name()).orElse(null);
-            if (queue != null && queue.consumers().orElse(0) > 0 && reason != null) {
-                left(entry, "kept: its queue " + reason);
+            Optional<BrokerState.Queue> queue = broker.queue(entry.name());
+            boolean orphan = topology.queues().stream().noneMatch(q -> q.name().equals(entry.name()));
+            if (orphan && queue.isPresent() && queue.get().consumers().orElse(0) > 0) {
+                left(entry, "kept: its queue has " + Words.count(queue.get().consumers().getAsLong(), "consumer"));
                 continue;
             }
             unbind(entry);
             done(entry, "removed");
         }
+        Map<String, String> kept = new LinkedHashMap<>();
         queues.sort(Comparator.comparing((PlanEntry entry) -> order(entry.name())).thenComparing(PlanEntry::name));
         for (PlanEntry entry : queues) {
-            if (kept.containsKey(entry.name())) {
-                left(entry, "kept: " + kept.get(entry.name()));
-                continue;
-            }
-            Optional<String> refused = deleteIfUnused(broker.queue(entry.name()).orElseThrow());
+            Optional<String> source = stayingSourceOf(entry.name());
+            Optional<String> refused = source.isPresent()
+                    ? Optional.of("it is the dead-letter target of " + source.get() + ", which stays")
+                    : deleteIfUnused(broker.queue(entry.name()).orElseThrow());
             if (refused.isPresent()) {
                 kept.put(entry.name(), refused.get());
                 left(entry, "kept: " + refused.get());
@@ -360,25 +348,18 @@ final class Applier {
         }
     }
 
-    /** Keeps every orphan queue that a queue which stays dead-letters to, until none is left to keep. */
-    private void keepTargetsOfWhatStays(List<PlanEntry> orphans, Map<String, String> kept) {
-        Set<String> going = new HashSet<>();
-        orphans.stream().map(PlanEntry::name).filter(name -> !kept.containsKey(name)).forEach(going::add);
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (BrokerState.Queue source : broker.queues().values()) {
-                if (going.contains(source.name()) || deleted.contains(source.name())) {
-                    continue;
-                }
-                Optional<String> target = targetOf(source).filter(t -> t.exchange().isEmpty())
-                        .map(DeadLetterTarget::routingKey);
-                if (target.isPresent() && going.remove(target.get())) {
-                    kept.put(target.get(), "it is the dead-letter target of " + source.name() + ", which stays");
-                    changed = true;
-                }
-            }
-        }
+    /**
+     * A queue that stays and dead-letters to this one, if there is any: orphans go sources first (tiers, then the
+     * service's queue, then its parking lot), so that by an orphan's turn each of its sources is gone or stays.
+     */
+    private Optional<String> stayingSourceOf(String queue) {
+        return broker.queues().values().stream()
+                .filter(source -> !source.name().equals(queue) && !deleted.contains(source.name()))
+                .filter(source -> targetOf(source).filter(t -> t.exchange().isEmpty() && queue.equals(t.routingKey()))
+                        .isPresent())
+                .map(BrokerState.Queue::name)
+                .sorted()
+                .findFirst();
     }
 
     /** Tier queues and temporary queues go before service queues, which go before parking lots. */
@@ -423,21 +404,28 @@ final class Applier {
                 api.deleteQueue(vhost, queue.name(), true);
                 return Optional.empty();
             } catch (ManagementApiException e) {
-                if (e.status() == 400 || e.status() == 406) {
-                    return Optional.of("the broker refused to delete it: it is not empty, or has a consumer");
+                if (e.status() != 400) {
+                    throw e;
                 }
-                throw e;
+                return Optional.of(e.getMessage().contains("not empty") ? "it is not empty"
+                        : e.getMessage().contains("in use") ? "it has consumers"
+                        : "the broker refused to delete it: " + e.getMessage());
             }
+        }
+        if (queue.deadLettered().isEmpty()) {
+            return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again in a "
+                    + "few seconds");
+        }
+        if (queue.deadLettered().getAsLong() > 0) {
+            return Optional.of("it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
         }
         try (Channel channel = channel()) {
             AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue.name());
-            if (state.getMessageCount() > 0 || state.getConsumerCount() > 0) {
-                return Optional.of("it holds " + Words.count(state.getMessageCount(), "message") + " and has "
-                        + Words.count(state.getConsumerCount(), "consumer"));
+            if (state.getConsumerCount() > 0) {
+                return Optional.of("it has " + Words.count(state.getConsumerCount(), "consumer"));
             }
-            if (queue.messages().isEmpty()) {
-                return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again "
-                        + "in a few seconds");
+            if (state.getMessageCount() > 0) {
+                return Optional.of("it holds " + Words.count(state.getMessageCount(), "message"));
             }
             api.deleteQueue(vhost, queue.name(), false);
             return Optional.empty();

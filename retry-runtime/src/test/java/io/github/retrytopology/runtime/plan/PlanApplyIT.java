@@ -221,7 +221,8 @@ class PlanApplyIT {
                 .containsEntry("binding order.paid -> billing", Outcome.DONE);
         assertThat(detail(pruned, "queue billing.retry.2")).isEqualTo("kept: it has 1 consumer");
         assertThat(detail(pruned, "queue billing")).isEqualTo("kept: it is the dead-letter target of billing.retry.2, which stays");
-        assertThat(detail(pruned, "queue billing.parking-lot")).isEqualTo("kept: it holds 1 message");
+        assertThat(detail(pruned, "queue billing.parking-lot")).isEqualTo("kept: it is the dead-letter target of billing, "
+                + "which stays");
         assertThat(count("billing.parking-lot")).isEqualTo(1);
 
         consuming.close();
@@ -231,6 +232,26 @@ class PlanApplyIT {
         awaitPlan(spec(), p -> p.drift().stream().allMatch(entry -> entry.messages().orElse(1) == 0
                 || entry.kind() != Kind.QUEUE) && p.entry(Kind.QUEUE, "billing.retry.2").consumers().orElse(1) == 0);
         applyBringsInSync(spec(), new ApplyOptions(true, false));
+    }
+
+    @Test
+    void anOrphanDrainedAMomentAgoIsPrunedWithoutWaitingForTheStatistics() throws Exception {
+        RetrySpec withBilling = spec("policies", 3, "200ms, 400ms", "quorum", "order.created, order.paid", """
+                  billing:
+                    routingKeys: [order.refunded]
+                """);
+        applyBringsInSync(withBilling, ApplyOptions.safe());
+        publish("billing.parking-lot", "parked");
+        awaitPlan(spec(), p -> p.entry(Kind.QUEUE, "billing.parking-lot").messages().orElse(0) == 1);
+        try (Channel channel = channel()) {
+            channel.queuePurge("billing.parking-lot");
+        }
+
+        ApplyReport pruned = planner.apply(spec(), new ApplyOptions(true, false), progress::add);
+
+        assertThat(pruned.before().entry(Kind.QUEUE, "billing.parking-lot").messages()).as("the statistics lag").hasValue(1);
+        assertThat(outcomes(pruned)).containsEntry("queue billing.parking-lot", Outcome.DONE);
+        assertThat(pruned.after().inSync()).isTrue();
     }
 
     @Test
