@@ -121,18 +121,20 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * Empty if it does not dead-letter.
      */
     Optional<DeadLetterTarget> deadLetterTarget(Queue queue) {
-        ObjectNode settings = appliedPolicy(queue).map(Policy::definition).orElse(EMPTY).deepCopy();
-        queue.arguments().properties().forEach(argument -> {
-            if (argument.getKey().startsWith("x-dead-letter-")) {
-                settings.set(argument.getKey().substring(2), argument.getValue());
-            }
-        });
-        if (!settings.has("dead-letter-exchange")) {
+        ObjectNode policy = appliedPolicy(queue).map(Policy::definition).orElse(EMPTY);
+        JsonNode exchange = setting(queue, policy, "dead-letter-exchange");
+        if (exchange.isMissingNode()) {
             return Optional.empty();
         }
-        return Optional.of(new DeadLetterTarget(settings.path("dead-letter-exchange").asText(),
-                settings.path("dead-letter-routing-key").asText(null),
-                settings.path("dead-letter-strategy").asText("at-most-once")));
+        return Optional.of(new DeadLetterTarget(exchange.asText(),
+                setting(queue, policy, "dead-letter-routing-key").asText(null),
+                setting(queue, policy, "dead-letter-strategy").asText("at-most-once")));
+    }
+
+    /** A setting of a queue: its argument, which wins, else its policy's. */
+    private static JsonNode setting(Queue queue, ObjectNode policy, String key) {
+        JsonNode argument = queue.arguments().path("x-" + key);
+        return argument.isMissingNode() ? policy.path(key) : argument;
     }
 
     /** Whether a dead-letter target exists: the exchange, or for the default exchange the queue it names. */

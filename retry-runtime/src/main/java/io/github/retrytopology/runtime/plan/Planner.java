@@ -1,7 +1,6 @@
 package io.github.retrytopology.runtime.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Names.QueueName;
 import io.github.retrytopology.model.Names.QueueRole;
@@ -20,8 +19,9 @@ import io.github.retrytopology.runtime.plan.PlanEntry.Action;
 import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +62,8 @@ final class Planner {
     private final BrokerState broker;
     private final boolean asPolicies;
     private final Map<String, Policy> specPolicies = new LinkedHashMap<>();
+    private final Map<String, Queue> specQueues = new LinkedHashMap<>();
+    private final Map<String, List<BrokerState.Binding>> bindingsTo = new HashMap<>();
     private final Set<String> claimed = new TreeSet<>();
     private final List<PlanEntry> entries = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
@@ -72,10 +74,14 @@ final class Planner {
         this.broker = broker;
         this.asPolicies = spec.queueSettings() == QueueSettings.POLICIES;
         topology.policies().forEach(policy -> specPolicies.put(policy.name(), policy));
+        topology.queues().forEach(queue -> specQueues.put(queue.name(), queue));
         spec.services().forEach(service -> claimed.add(service.name()));
         Set<String> boundHere = new HashSet<>();
         Set<String> boundElsewhere = new HashSet<>();
         for (BrokerState.Binding binding : broker.bindings()) {
+            if (isQueue(binding)) {
+                bindingsTo.computeIfAbsent(binding.destination(), queue -> new ArrayList<>()).add(binding);
+            }
             if (isQueue(binding) && !binding.source().isEmpty()) {
                 (binding.source().equals(spec.exchange()) ? boundHere : boundElsewhere).add(binding.destination());
             }
@@ -112,17 +118,17 @@ final class Planner {
         topology.exchanges().forEach(this::exchange);
         for (Service service : spec.services()) {
             List<Queue> queues = new ArrayList<>();
-            queues.add(topology.queue(service.queue()));
-            service.tiers().forEach(tier -> queues.add(topology.queue(tier.queue())));
-            queues.add(topology.queue(service.parkingLot()));
+            queues.add(specQueues.get(service.queue()));
+            service.tiers().forEach(tier -> queues.add(specQueues.get(tier.queue())));
+            queues.add(specQueues.get(service.parkingLot()));
             for (Queue queue : queues) {
                 queue(service, queue);
                 Optional.ofNullable(specPolicies.get(Names.policy(queue.name())))
                         .ifPresent(policy -> policy(service.name(), policy));
             }
-            Set<String> specQueues = queues.stream().map(Queue::name).collect(Collectors.toSet());
+            Set<String> names = queues.stream().map(Queue::name).collect(Collectors.toSet());
             orphans(service.name(), ownedQueues.getOrDefault(service.name(), List.of()),
-                    ownedPolicies.getOrDefault(service.name(), List.of()), specQueues, Optional.of(service));
+                    ownedPolicies.getOrDefault(service.name(), List.of()), names, Optional.of(service));
             List<Binding> bindings = topology.bindings().stream()
                     .filter(binding -> binding.queue().equals(service.queue()))
                     .toList();
@@ -183,10 +189,9 @@ final class Planner {
         entry.differ("durable", onBroker.durable(), true)
                 .differ("auto_delete", onBroker.autoDelete(), false)
                 .differ("x-queue-type", onBroker.type(), type);
-        ObjectNode wanted = Values.tree(queue.arguments());
-        for (String argument : Values.keys(onBroker.arguments(), wanted)) {
+        for (String argument : Values.keys(onBroker.arguments(), queue.arguments())) {
             if (!argument.equals("x-queue-type")) {
-                entry.differ(argument, Values.get(onBroker.arguments(), argument), Values.get(wanted, argument));
+                entry.differ(argument, Values.get(onBroker.arguments(), argument), queue.arguments().get(argument));
             }
         }
         if (entry.differs()) {
@@ -205,7 +210,6 @@ final class Planner {
     /** What else decides in our place for a queue whose type and arguments are right, or keeps it from working. */
     private List<String> conflicts(Queue queue, BrokerState.Queue onBroker, Entry entry) {
         List<String> conflicts = new ArrayList<>();
-        ObjectNode ours = ourSettings(queue);
         Optional<Policy> ourPolicy = Optional.ofNullable(specPolicies.get(Names.policy(queue.name())));
         List<BrokerState.Policy> others = broker.policies().matching(queue.name(), onBroker.type()).stream()
                 .filter(policy -> !policy.name().equals(Names.policy(queue.name())))
@@ -224,10 +228,9 @@ final class Planner {
                 }
             }
             Optional<String> applied = onBroker.policy();
-            boolean oursInPlace = broker.policies().named(ourPolicy.get().name())
-                    .filter(present -> samePolicy(present, ourPolicy.get())).isPresent();
-            if (conflicts.isEmpty() && oursInPlace && applied.isPresent()
-                    && !applied.get().equals(ourPolicy.get().name())) {
+            if (conflicts.isEmpty() && applied.isPresent() && !applied.get().equals(ourPolicy.get().name())
+                    && broker.policies().named(ourPolicy.get().name())
+                            .filter(present -> samePolicy(present, ourPolicy.get())).isPresent()) {
                 conflicts.add("the broker applies policy '" + applied.get() + "' instead of ours");
                 entry.brokerValue("policy", applied.get());
             }
@@ -235,9 +238,10 @@ final class Planner {
                 entry.specValue("policy", ourPolicy.get().name());
             }
         } else if (!others.isEmpty()) {
-            alongside(others.get(0), ours, entry, conflicts);
+            alongside(others.get(0), ourSettings(queue), entry, conflicts);
         }
-        broker.appliedOperatorPolicy(onBroker).ifPresent(operator -> alongside(operator, ours, entry, conflicts));
+        broker.appliedOperatorPolicy(onBroker)
+                .ifPresent(operator -> alongside(operator, ourSettings(queue), entry, conflicts));
         broker.deadLetterTarget(onBroker).filter(target -> !broker.exists(target)).ifPresent(target -> {
             boolean keeps = "at-least-once".equals(target.strategy()) && "quorum".equals(onBroker.type());
             conflicts.add("its dead-letter target, " + target.describe() + ", is missing: "
@@ -250,7 +254,7 @@ final class Planner {
     }
 
     private boolean isSpecQueue(DeadLetterTarget target) {
-        return target.exchange().isEmpty() && topology.queues().stream().anyMatch(q -> q.name().equals(target.routingKey()));
+        return target.exchange().isEmpty() && specQueues.containsKey(target.routingKey());
     }
 
     private static String waiting(BrokerState.Queue queue) {
@@ -262,7 +266,7 @@ final class Planner {
      * changes them: RabbitMQ takes the lower of two numbers; for the rest, arguments win over a policy, and
      * an operator policy's value is taken to win.
      */
-    private static void alongside(BrokerState.Policy other, ObjectNode ours, Entry entry, List<String> conflicts) {
+    private static void alongside(BrokerState.Policy other, Map<String, Object> ours, Entry entry, List<String> conflicts) {
         String what = (other.operator() ? "operator policy '" : "policy '") + other.name() + "'";
         other.definition().properties().forEach(setting -> {
             String key = setting.getKey();
@@ -270,18 +274,18 @@ final class Planner {
             if (!SETTINGS_THAT_MATTER.contains(key)) {
                 return;
             }
-            JsonNode mine = Values.get(ours, key);
-            if (mine.isMissingNode()) {
+            Object mine = ours.get(key);
+            if (mine == null) {
                 conflicts.add(what + " sets " + key + " to " + Values.show(Values.plain(value)) + ", which ours does not set");
-            } else if (mine.isNumber() && value.isNumber()) {
-                if (value.decimalValue().compareTo(mine.decimalValue()) < 0) {
+            } else if (mine instanceof Number && value.isNumber()) {
+                if (Values.lower(value, mine)) {
                     conflicts.add(what + " lowers " + key + " to " + value + " (ours: " + mine + ")");
                 } else {
                     return;
                 }
-            } else if (other.operator() && !Values.same(mine, value)) {
+            } else if (other.operator() && !Values.same(value, mine)) {
                 conflicts.add(what + " sets " + key + " to " + Values.show(Values.plain(value)) + " (ours: "
-                        + Values.show(Values.plain(mine)) + ")");
+                        + Values.show(mine) + ")");
             } else {
                 return;
             }
@@ -290,11 +294,11 @@ final class Planner {
     }
 
     /** Our TTL, dead-letter and limit settings of a queue, keyed as a policy keys them, wherever they are kept. */
-    private ObjectNode ourSettings(Queue queue) {
+    private Map<String, Object> ourSettings(Queue queue) {
         if (asPolicies) {
             return Optional.ofNullable(specPolicies.get(Names.policy(queue.name())))
-                    .map(policy -> Values.tree(policy.definition()))
-                    .orElseGet(() -> Values.tree(Map.of()));
+                    .map(Policy::definition)
+                    .orElse(Map.of());
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         queue.arguments().forEach((key, value) -> {
@@ -302,7 +306,7 @@ final class Planner {
                 settings.put(key.substring(2), value);
             }
         });
-        return Values.tree(settings);
+        return settings;
     }
 
     private void policy(String service, Policy policy) {
@@ -326,9 +330,8 @@ final class Planner {
         entry.differ("pattern", present.pattern(), policy.pattern())
                 .differ("apply-to", present.applyTo(), policy.applyTo())
                 .differ("priority", present.priority(), policy.priority());
-        ObjectNode wanted = Values.tree(policy.definition());
-        for (String key : Values.keys(present.definition(), wanted)) {
-            entry.differ("definition." + key, Values.get(present.definition(), key), Values.get(wanted, key));
+        for (String key : Values.keys(present.definition(), policy.definition())) {
+            entry.differ("definition." + key, Values.get(present.definition(), key), policy.definition().get(key));
         }
     }
 
@@ -340,9 +343,9 @@ final class Planner {
 
     private void binding(String service, Binding binding) {
         Entry entry = new Entry(Kind.BINDING, Optional.of(service), binding.queue(), binding.routingKey());
-        boolean present = broker.bindings().stream().anyMatch(candidate -> isQueue(candidate)
-                && candidate.source().equals(binding.exchange()) && candidate.destination().equals(binding.queue())
-                && candidate.routingKey().equals(binding.routingKey()) && candidate.arguments().isEmpty());
+        boolean present = bindingsTo.getOrDefault(binding.queue(), List.of()).stream().anyMatch(candidate ->
+                candidate.source().equals(binding.exchange()) && candidate.routingKey().equals(binding.routingKey())
+                        && candidate.arguments().isEmpty());
         if (present) {
             entries.add(entry.build(Action.IN_SYNC, "as the spec wants it"));
         } else if (broker.queue(binding.queue()).isPresent()) {
@@ -355,9 +358,9 @@ final class Planner {
 
     /** The queues and policies of a service that the spec does not have, or of a service it no longer has. */
     private void orphans(String service, List<BrokerState.Queue> queues, List<BrokerState.Policy> policies,
-            Set<String> specQueues, Optional<Service> inSpec) {
+            Set<String> wanted, Optional<Service> inSpec) {
         List<BrokerState.Queue> extra = queues.stream()
-                .filter(queue -> !specQueues.contains(queue.name()))
+                .filter(queue -> !wanted.contains(queue.name()))
                 .sorted(Comparator.comparing((BrokerState.Queue queue) -> Names.parseQueue(queue.name()).orElseThrow(),
                         TOPOLOGY_ORDER))
                 .toList();
@@ -391,7 +394,7 @@ final class Planner {
     }
 
     private Optional<Queue> specQueueOf(QueueName name) {
-        return topology.queues().stream().filter(queue -> queue.name().equals(name.name())).findFirst();
+        return Optional.ofNullable(specQueues.get(name.name()));
     }
 
     private String whyOrphan(QueueName name, Optional<Service> inSpec) {
@@ -518,8 +521,7 @@ final class Planner {
         }
 
         Entry differ(String key, Object onBroker, Object inSpec) {
-            boolean same = onBroker instanceof JsonNode || inSpec instanceof JsonNode
-                    ? Values.same(node(onBroker), node(inSpec))
+            boolean same = onBroker instanceof JsonNode node ? Values.same(node, inSpec)
                     : java.util.Objects.equals(onBroker, inSpec);
             if (!same) {
                 Object brokerValue = Values.plain(onBroker);
@@ -530,10 +532,6 @@ final class Planner {
                         + " in the spec");
             }
             return this;
-        }
-
-        private static JsonNode node(Object value) {
-            return value instanceof JsonNode node ? node : Values.JSON.valueToTree(value);
         }
 
         boolean differs() {

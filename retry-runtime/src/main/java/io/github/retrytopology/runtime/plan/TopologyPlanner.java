@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * Needs Jackson ({@code jackson-databind}) on the class path, an optional dependency of the runtime, and a user
- * with the management API's {@code monitoring} tag for a plan ({@code policymaker} to apply).
+ * with the management API's {@code administrator} tag, which RabbitMQ requires for exporting a vhost's definitions.
  */
 public final class TopologyPlanner {
 

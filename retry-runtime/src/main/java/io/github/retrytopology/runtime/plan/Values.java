@@ -3,7 +3,6 @@ package io.github.retrytopology.runtime.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.Map;
@@ -33,9 +32,41 @@ final class Values {
         return b != null && !b.isMissingNode() && a.equals(BY_VALUE, b);
     }
 
-    /** A model's settings, as JSON. */
-    static ObjectNode tree(Map<String, Object> settings) {
-        return JSON.valueToTree(settings);
+    /**
+     * Whether the broker's value is the spec's: numbers by value, strings, booleans, and other values as JSON;
+     * a missing or null value is the same as none.
+     */
+    static boolean same(JsonNode onBroker, Object inSpec) {
+        if (onBroker == null || onBroker.isMissingNode() || onBroker.isNull()) {
+            return inSpec == null;
+        }
+        if (inSpec == null) {
+            return false;
+        }
+        if (inSpec instanceof Integer || inSpec instanceof Long) {
+            return onBroker.isIntegralNumber() && onBroker.canConvertToLong()
+                    && onBroker.longValue() == ((Number) inSpec).longValue();
+        }
+        if (inSpec instanceof String text) {
+            return onBroker.isTextual() && onBroker.textValue().equals(text);
+        }
+        if (inSpec instanceof Boolean flag) {
+            return onBroker.isBoolean() && onBroker.booleanValue() == flag;
+        }
+        JsonNode tree = JSON.valueToTree(inSpec);
+        return same(onBroker, tree);
+    }
+
+    /** Whether a number is lower than another, whatever their types. */
+    static boolean lower(JsonNode number, Object than) {
+        return number.decimalValue().compareTo(new java.math.BigDecimal(than.toString())) < 0;
+    }
+
+    /** The keys of a broker's object and of the spec's settings, sorted. */
+    static Set<String> keys(JsonNode onBroker, Map<String, Object> inSpec) {
+        Set<String> keys = new TreeSet<>(inSpec.keySet());
+        onBroker.fieldNames().forEachRemaining(keys::add);
+        return keys;
     }
 
     /**
@@ -68,14 +99,6 @@ final class Values {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return String.valueOf(value);
         }
-    }
-
-    /** The keys of two objects, sorted. */
-    static Set<String> keys(JsonNode a, JsonNode b) {
-        Set<String> keys = new TreeSet<>();
-        a.fieldNames().forEachRemaining(keys::add);
-        b.fieldNames().forEachRemaining(keys::add);
-        return keys;
     }
 
     static JsonNode get(JsonNode object, String key) {
