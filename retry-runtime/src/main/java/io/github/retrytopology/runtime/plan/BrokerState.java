@@ -7,12 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import io.github.retrytopology.runtime.topology.ManagementApiException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
@@ -36,26 +41,53 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     }
 
     /**
-     * Reads a virtual host.
+     * Reads a virtual host. The requests go at the same time: the queues' statistics take the broker longest.
      *
      * @param countNodes whether to read how many nodes the cluster has, a third request
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
      */
     static BrokerState read(ManagementApi api, String vhost, boolean countNodes) throws IOException {
         String path = ManagementApi.encode(vhost);
-        JsonNode definitions;
+        ExecutorService requests = Executors.newFixedThreadPool(3, task -> {
+            Thread thread = new Thread(task, "retry-plan-read");
+            thread.setDaemon(true);
+            return thread;
+        });
         try {
-            definitions = JSON.readTree(api.get("api/definitions/" + path));
-        } catch (ManagementApiException e) {
-            if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
-                throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
-                        + "; create it and give your users access to it first", e);
+            Future<String> definitions = requests.submit(() -> api.get("api/definitions/" + path));
+            Future<String> statistics = requests.submit(() -> api.get("api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
+            Future<String> nodes = requests.submit(() -> countNodes ? api.get("api/nodes?columns=name") : "[{}]");
+            JsonNode exported;
+            try {
+                exported = JSON.readTree(result(definitions));
+            } catch (ManagementApiException e) {
+                if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
+                    throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
+                            + "; create it and give your users access to it first", e);
+                }
+                throw e;
             }
-            throw e;
+            return of(exported, JSON.readTree(result(statistics)), JSON.readTree(result(nodes)).size());
+        } finally {
+            requests.shutdownNow();
         }
-        JsonNode statistics = JSON.readTree(api.get("api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
-        int nodes = countNodes ? JSON.readTree(api.get("api/nodes?columns=name")).size() : 1;
-        return of(definitions, statistics, nodes);
+    }
+
+    private static String result(Future<String> request) throws IOException {
+        try {
+            return request.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("reading the broker was interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     /** The state that these documents of the management API describe. */
