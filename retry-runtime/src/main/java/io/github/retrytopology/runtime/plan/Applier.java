@@ -95,7 +95,7 @@ final class Applier {
                 migrate(entry);
             }
             for (PlanEntry entry : entries(Kind.QUEUE, Action.ORPHAN)) {
-                if (Names.parseQueue(entry.name()).orElseThrow().migration()) {
+                if (options.migrate() && Names.parseQueue(entry.name()).orElseThrow().migration()) {
                     resumeMigration(entry);
                 }
             }
@@ -126,22 +126,24 @@ final class Applier {
      * once when the queue's policy changes: so its policy is set again, with another priority, then with its own.
      */
     private void resolve(PlanEntry entry) throws IOException {
-        boolean onlyTargetMissing = entry.spec().keySet().equals(Set.of("dead-letter-target"));
-        Object target = entry.spec().get("dead-letter-target");
-        boolean created = target != null && topology.queues().stream().anyMatch(queue -> queue.name().equals(target));
-        if (!onlyTargetMissing || !created) {
-            left(entry, entry.reason() + (onlyTargetMissing ? "" : "; apply leaves that to a person"));
+        if (!entry.spec().keySet().equals(Set.of("dead-letter-target"))) {
+            left(entry, entry.reason() + "; apply leaves that to a person");
             return;
         }
+        Object target = entry.spec().get("dead-letter-target");
+        String mended = topology.queues().stream().anyMatch(queue -> queue.name().equals(target))
+                ? "its dead-letter target " + target + " was created"
+                : "its policy now names the spec's dead-letter target instead of " + target;
         Policy policy = specPolicies.get(Names.policy(entry.name()));
-        if (entry.deadLettered().orElse(0) > 0 && policy != null) {
+        boolean keeps = broker.queue(entry.name()).filter(queue -> "quorum".equals(queue.type())).isPresent()
+                && entry.deadLettered().orElse(1) > 0;
+        if (keeps && policy != null) {
             api.putPolicy(vhost, new Policy(policy.name(), policy.pattern(), policy.applyTo(), policy.priority() + 1,
                     policy.definition()));
             api.putPolicy(vhost, policy);
-            done(entry, "its dead-letter target " + target + " was created, and its policy set again so that RabbitMQ "
-                    + "forwards the " + Words.count(entry.deadLettered().getAsLong(), "message") + " it kept");
+            done(entry, mended + ", and its policy set again so that RabbitMQ forwards the messages it kept");
         } else {
-            done(entry, "its dead-letter target " + target + " was created");
+            done(entry, mended);
         }
     }
 
@@ -274,10 +276,6 @@ final class Applier {
     private void resumeMigration(PlanEntry entry) throws IOException {
         QueueName name = Names.parseQueue(entry.name()).orElseThrow();
         String queue = name.topologyQueue();
-        if (!options.migrate()) {
-            left(entry, entry.reason());
-            return;
-        }
         boolean wanted = topology.queues().stream().anyMatch(q -> q.name().equals(queue));
         if (!wanted) {
             left(entry, "not moved back: " + queue + " is not in the spec any more; move its messages by hand");
@@ -291,7 +289,9 @@ final class Applier {
     }
 
     private void prune() throws IOException {
-        List<PlanEntry> bindings = entries(Kind.BINDING, Action.ORPHAN);
+        List<PlanEntry> bindings = entries(Kind.BINDING, Action.ORPHAN).stream()
+                .filter(entry -> !deleted.contains(entry.name()))
+                .toList();
         List<PlanEntry> queues = new ArrayList<>(entries(Kind.QUEUE, Action.ORPHAN).stream()
                 .filter(entry -> !deleted.contains(entry.name()))
                 .toList());
