@@ -71,14 +71,14 @@ public final class RetryCommand implements Callable<Integer> {
             defaultValue = "${env:RABBITMQ_URI:-amqp://guest:guest@localhost:5672}",
             description = "AMQP URI of the broker, repeatable (or comma-separated) for the nodes of a cluster, tried in "
                     + "order; without a virtual host in its path, the spec's is used (default: $RABBITMQ_URI, else "
-                    + "${DEFAULT-VALUE}).")
+                    + "amqp://guest:guest@localhost:5672).")
     List<String> uris;
 
     @Option(names = "--management-uri", split = ",", paramLabel = "URI",
             defaultValue = "${env:RABBITMQ_MANAGEMENT_URI}",
             description = "Management API of the broker, for plan and apply; repeatable (or comma-separated), tried in "
-                    + "order (default: $RABBITMQ_MANAGEMENT_URI, else http://HOST:15672 with HOST and the credentials "
-                    + "of the first --uri). HTTPS uses the JVM's trust store (-Djavax.net.ssl.trustStore=...).")
+                    + "order (default: $RABBITMQ_MANAGEMENT_URI, else http://HOST:15672 for each HOST of --uri, with its "
+                    + "credentials). HTTPS uses the JVM's trust store (-Djavax.net.ssl.trustStore=...).")
     List<String> managementUris;
 
     @Option(names = "--username", defaultValue = "${env:RABBITMQ_USERNAME}",
@@ -106,6 +106,8 @@ public final class RetryCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new RetryCommand());
         commandLine.registerConverter(Duration.class, Durations::parse);
+        commandLine.getSubcommands().values()
+                .forEach(subcommand -> subcommand.getCommandSpec().exitCodeOnInvalidInput(ERROR));
         commandLine.setExecutionExceptionHandler((e, line, result) -> {
             line.getErr().println("retry: " + message(e));
             return ERROR;
