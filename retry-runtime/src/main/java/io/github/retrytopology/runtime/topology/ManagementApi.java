@@ -109,12 +109,7 @@ public final class ManagementApi {
 
     /** Sets a policy in a virtual host, replacing one of the same name. */
     public void putPolicy(String vhost, Policy policy) throws IOException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("pattern", policy.pattern());
-        body.put("definition", policy.definition());
-        body.put("priority", policy.priority());
-        body.put("apply-to", policy.applyTo());
-        send("PUT", "api/policies/" + encode(vhost) + "/" + encode(policy.name()), Json.write(body));
+        send("PUT", "api/policies/" + encode(vhost) + "/" + encode(policy.name()), policyBody(policy));
     }
 
     /** Deletes a policy; a missing one is not an error. */
@@ -124,12 +119,16 @@ public final class ManagementApi {
 
     /** Sets an operator policy, which applies beside the policy of a queue, replacing one of the same name. */
     public void putOperatorPolicy(String vhost, Policy policy) throws IOException {
+        send("PUT", "api/operator-policies/" + encode(vhost) + "/" + encode(policy.name()), policyBody(policy));
+    }
+
+    private static String policyBody(Policy policy) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("pattern", policy.pattern());
         body.put("definition", policy.definition());
         body.put("priority", policy.priority());
         body.put("apply-to", policy.applyTo());
-        send("PUT", "api/operator-policies/" + encode(vhost) + "/" + encode(policy.name()), Json.write(body));
+        return Json.write(body);
     }
 
     /** Deletes an operator policy; a missing one is not an error. */

@@ -53,6 +53,11 @@ class PlannerTest {
         return new ObjectNode[] {definitions, statistics};
     }
 
+    /** Adds an object to the broker's definitions, as a person or another tool would have. */
+    private static void add(ObjectNode[] broker, String kind, Map<String, Object> object) {
+        ((ArrayNode) broker[0].path(kind)).add(JSON.valueToTree(object));
+    }
+
     private static Plan plan(RetrySpec spec, ObjectNode[] broker, int nodes) {
         return Planner.plan(spec, BrokerState.of(broker[0], broker[1].path("queues"), nodes), BROKER);
     }
@@ -85,10 +90,10 @@ class PlannerTest {
     void aPolicyForAnotherQueueTypeOrOfAPatternJavaCannotReadDoesNotConflict() throws IOException {
         RetrySpec spec = spec("classic");
         ObjectNode[] broker = holding(spec);
-        ((ArrayNode) broker[0].path("policies")).add(JSON.valueToTree(Map.of("name", "quorum-only", "pattern", ".*",
-                "apply-to", "quorum_queues", "priority", 500, "definition", Map.of("message-ttl", 1))));
-        ((ArrayNode) broker[0].path("policies")).add(JSON.valueToTree(Map.of("name", "odd", "pattern", "(?<",
-                "apply-to", "queues", "priority", 500, "definition", Map.of("message-ttl", 1))));
+        add(broker, "policies", Map.of("name", "quorum-only", "pattern", ".*", "apply-to", "quorum_queues",
+                "priority", 500, "definition", Map.of("message-ttl", 1)));
+        add(broker, "policies", Map.of("name", "odd", "pattern", "(?<", "apply-to", "queues", "priority", 500,
+                "definition", Map.of("message-ttl", 1)));
 
         Plan plan = plan(spec, broker, 1);
 
@@ -101,8 +106,8 @@ class PlannerTest {
     void aPolicyOfOurPriorityIsAConflictForRabbitMqMayApplyEither() throws IOException {
         RetrySpec spec = spec("quorum");
         ObjectNode[] broker = holding(spec);
-        ((ArrayNode) broker[0].path("policies")).add(JSON.valueToTree(Map.of("name", "tie", "pattern", "^orders$",
-                "apply-to", "all", "priority", 100, "definition", Map.of("max-length", 5))));
+        add(broker, "policies", Map.of("name", "tie", "pattern", "^orders$", "apply-to", "all", "priority", 100,
+                "definition", Map.of("max-length", 5)));
 
         PlanEntry entry = plan(spec, broker, 1).entry(Kind.QUEUE, "orders");
 
@@ -115,14 +120,11 @@ class PlannerTest {
     void queuesOfAnotherSpecInTheSameVhostAreNotOurs() throws IOException {
         RetrySpec spec = spec("quorum");
         ObjectNode[] broker = holding(spec);
-        ((ArrayNode) broker[0].path("queues")).add(JSON.valueToTree(Map.of("name", "billing", "durable", true,
-                "auto_delete", false, "arguments", Map.of())));
-        ((ArrayNode) broker[0].path("queues")).add(JSON.valueToTree(Map.of("name", "billing.parking-lot", "durable", true,
-                "auto_delete", false, "arguments", Map.of())));
-        ((ArrayNode) broker[0].path("bindings")).add(JSON.valueToTree(Map.of("source", "other.events", "destination",
-                "billing", "destination_type", "queue", "routing_key", "invoice.sent", "arguments", Map.of())));
-        ((ArrayNode) broker[0].path("queues")).add(JSON.valueToTree(Map.of("name", "left-over.parking-lot", "durable", true,
-                "auto_delete", false, "arguments", Map.of())));
+        for (String queue : new String[] {"billing", "billing.parking-lot", "left-over.parking-lot"}) {
+            add(broker, "queues", Map.of("name", queue, "durable", true, "auto_delete", false, "arguments", Map.of()));
+        }
+        add(broker, "bindings", Map.of("source", "other.events", "destination", "billing", "destination_type", "queue",
+                "routing_key", "invoice.sent", "arguments", Map.of()));
 
         Plan plan = plan(spec, broker, 1);
 
