@@ -412,12 +412,14 @@ final class Applier {
                         : "the broker refused to delete it: " + e.getMessage());
             }
         }
-        if (queue.deadLettered().isEmpty()) {
+        // Dead-lettered messages waiting to be forwarded are counted only in the statistics, in messages_dlx, or
+        // else among all its messages; a queue whose statistics count neither is not known to be empty.
+        if (queue.deadLettered().orElse(0) > 0) {
+            return Optional.of("it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
+        }
+        if (queue.deadLettered().isEmpty() && queue.messages().orElse(1) > 0) {
             return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again in a "
                     + "few seconds");
-        }
-        if (queue.deadLettered().getAsLong() > 0) {
-            return Optional.of("it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
         }
         try (Channel channel = channel()) {
             AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue.name());

@@ -242,7 +242,9 @@ class PlanApplyIT {
                 """);
         applyBringsInSync(withBilling, ApplyOptions.safe());
         publish("billing.parking-lot", "parked");
-        awaitPlan(spec(), p -> p.entry(Kind.QUEUE, "billing.parking-lot").messages().orElse(0) == 1);
+        awaitPlan(spec(), p -> p.entry(Kind.QUEUE, "billing.parking-lot").messages().orElse(0) == 1
+                && p.drift().stream().filter(entry -> entry.kind() == Kind.QUEUE)
+                        .allMatch(entry -> entry.deadLettered().isPresent()));
         try (Channel channel = channel()) {
             channel.queuePurge("billing.parking-lot");
         }
@@ -376,7 +378,8 @@ class PlanApplyIT {
         assertThat(orphan.action()).isEqualTo(Action.ORPHAN);
         assertThat(orphan.reason()).startsWith("the wait queue of tier 3 of service 'orders', which has 2 tiers in the spec");
         assertThat(removed.entry(Kind.POLICY, "orders.retry.3").action()).isEqualTo(Action.ORPHAN);
-        awaitPlan(spec(), p -> p.entry(Kind.QUEUE, "orders.retry.3").messages().isPresent());
+        awaitPlan(spec(), p -> p.entry(Kind.QUEUE, "orders.retry.3").deadLettered().isPresent()
+                && p.entry(Kind.QUEUE, "audit.retry.3").deadLettered().isPresent());
         applyBringsInSync(spec(), new ApplyOptions(true, false));
     }
 
