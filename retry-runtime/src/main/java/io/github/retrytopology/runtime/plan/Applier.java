@@ -1,5 +1,6 @@
 package io.github.retrytopology.runtime.plan;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Does what a plan says, in an order that never leaves a message without its settings or its way out: policies
@@ -35,6 +37,8 @@ import java.util.function.Consumer;
  * orphans, bindings before queues, a dead-letter source before its target, a queue before its policy.
  */
 final class Applier {
+
+    private static final TypeReference<Map<String, Object>> SETTINGS = new TypeReference<>() { };
 
     private final RetrySpec spec;
     private final Topology topology;
@@ -182,7 +186,7 @@ final class Applier {
         migrated.add(queue);
         done(entry, "recreated with " + entry.spec().entrySet().stream()
                 .map(setting -> setting.getKey() + " " + Values.show(setting.getValue()))
-                .collect(java.util.stream.Collectors.joining(", ")) + "; " + Words.count(moved.out(), "message")
+                .collect(Collectors.joining(", ")) + "; " + Words.count(moved.out(), "message")
                 + " moved to " + temporary + ", " + moved.back() + " back");
     }
 
@@ -250,7 +254,7 @@ final class Applier {
                 .filter(present -> Names.parseQueue(present.name()).isPresent())
                 .map(present -> new Policy(present.name(), present.pattern(), present.applyTo(), present.priority(),
                         Values.JSON.convertValue(present.definition(),
-                                new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { })));
+                                SETTINGS)));
     }
 
     private List<Redirect> redirects(String queue, String temporary) {
@@ -388,7 +392,7 @@ final class Applier {
         try (Channel channel = channel()) {
             channel.queueUnbind(entry.name(), spec.exchange(), routingKey,
                     Values.JSON.convertValue(binding.arguments(),
-                            new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+                            SETTINGS));
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }

@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -522,7 +523,7 @@ final class Planner {
 
         Entry differ(String key, Object onBroker, Object inSpec) {
             boolean same = onBroker instanceof JsonNode node ? Values.same(node, inSpec)
-                    : java.util.Objects.equals(onBroker, inSpec);
+                    : Objects.equals(onBroker, inSpec);
             if (!same) {
                 Object brokerValue = Values.plain(onBroker);
                 Object specValue = Values.plain(inSpec);
