@@ -41,5 +41,5 @@ abstract class SpecMojo extends AbstractMojo {
     abstract String activity();
 
     /** Does it, once the spec is known not to be skipped. */
-    abstract void run() throws IOException, MojoExecutionException;
+    abstract void run() throws IOException, MojoExecutionException, MojoFailureException;
 }

@@ -1,9 +1,12 @@
 package io.github.retrytopology.model;
 
+import static java.util.Objects.requireNonNull;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -41,9 +44,13 @@ public final class Names {
             // The generated interface's own static method.
             "routes");
 
-    private static final Pattern SERVICE_NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+    private static final String SERVICE_NAME_REGEX = "[a-z][a-z0-9]*(?:-[a-z0-9]+)*";
+    private static final Pattern SERVICE_NAME = Pattern.compile(SERVICE_NAME_REGEX);
     private static final String TIER_INFIX = ".retry.";
     private static final String PARKING_LOT_SUFFIX = ".parking-lot";
+    private static final String MIGRATION_SUFFIX = ".migrating";
+    private static final Pattern TIER_QUEUE =
+            Pattern.compile("(" + SERVICE_NAME_REGEX + ")" + Pattern.quote(TIER_INFIX) + "([1-9][0-9]{0,8})");
 
     private Names() {
     }
@@ -69,6 +76,89 @@ public final class Names {
     /** The queue where a service's messages go when they will not be retried. */
     public static String parkingLot(String service) {
         return service + PARKING_LOT_SUFFIX;
+    }
+
+    /**
+     * The temporary queue that holds a queue's messages while the queue is deleted and declared again with
+     * other arguments: {@code cdn-purge.retry.1.migrating}. It is never a name of the topology itself.
+     */
+    public static String migrationQueue(String queue) {
+        return queue + MIGRATION_SUFFIX;
+    }
+
+    /**
+     * What a queue name says about itself: the service it belongs to and which of the service's queues it is,
+     * or, for a temporary migration queue, the queue it holds the messages of. Empty for a name this project
+     * never derives. A name says nothing about which spec it belongs to: {@code billing} may be a service
+     * queue of ours, or anybody's queue; the caller decides with what else it knows.
+     */
+    public static Optional<QueueName> parseQueue(String name) {
+        boolean migrating = name.endsWith(MIGRATION_SUFFIX);
+        String queue = migrating ? name.substring(0, name.length() - MIGRATION_SUFFIX.length()) : name;
+        Optional<QueueName> parsed = parseTopologyQueue(queue);
+        return migrating ? parsed.map(QueueName::migrating) : parsed;
+    }
+
+    private static Optional<QueueName> parseTopologyQueue(String name) {
+        if (isServiceName(name)) {
+            return Optional.of(new QueueName(name, name, QueueRole.SERVICE, 0, false));
+        }
+        if (name.endsWith(PARKING_LOT_SUFFIX)) {
+            String service = name.substring(0, name.length() - PARKING_LOT_SUFFIX.length());
+            return isServiceName(service)
+                    ? Optional.of(new QueueName(name, service, QueueRole.PARKING_LOT, 0, false))
+                    : Optional.empty();
+        }
+        Matcher tier = TIER_QUEUE.matcher(name);
+        if (tier.matches()) {
+            return Optional.of(new QueueName(name, tier.group(1), QueueRole.TIER, Integer.parseInt(tier.group(2)),
+                    false));
+        }
+        return Optional.empty();
+    }
+
+    /** Which of a service's queues a name is. */
+    public enum QueueRole {
+        /** The queue the service consumes, which has the service's name. */
+        SERVICE,
+        /** A wait queue of a delay tier. */
+        TIER,
+        /** The parking lot. */
+        PARKING_LOT
+    }
+
+    /**
+     * A queue name as this project derives it.
+     *
+     * @param name the whole name, as given
+     * @param service the service it belongs to
+     * @param role which of the service's queues it is, or holds the messages of
+     * @param tier the tier's number for a tier queue, 0 otherwise
+     * @param migration whether this is the temporary queue of a migration of that queue
+     */
+    public record QueueName(String name, String service, QueueRole role, int tier, boolean migration) {
+
+        public QueueName {
+            requireNonNull(name, "name");
+            requireNonNull(service, "service");
+            requireNonNull(role, "role");
+            if ((role == QueueRole.TIER) != (tier > 0)) {
+                throw new IllegalArgumentException("only a tier queue has a tier number: " + role + " " + tier);
+            }
+        }
+
+        /** The queue of the topology this name is, or holds the messages of while it is migrated. */
+        public String topologyQueue() {
+            return switch (role) {
+                case SERVICE -> queue(service);
+                case TIER -> tierQueue(service, tier);
+                case PARKING_LOT -> parkingLot(service);
+            };
+        }
+
+        private QueueName migrating() {
+            return new QueueName(migrationQueue(name), service, role, tier, true);
+        }
     }
 
     /** The policy that configures a queue: it has the queue's name. */

@@ -59,6 +59,41 @@ class NamesTest {
         assertThat(Names.handlerMethod(BindingKey.of(key))).hasValue(method);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"cdn-purge, cdn-purge, SERVICE, 0, false", "cdn-purge.retry.1, cdn-purge, TIER, 1, false",
+        "x.retry.7, x, TIER, 7, false", "cdn-purge.retry.12, cdn-purge, TIER, 12, false",
+        "cdn-purge.parking-lot, cdn-purge, PARKING_LOT, 0, false",
+        "cdn-purge.migrating, cdn-purge, SERVICE, 0, true", "x.retry.7.migrating, x, TIER, 7, true",
+        "x.parking-lot.migrating, x, PARKING_LOT, 0, true"})
+    void recognisesTheQueuesItDerives(String name, String service, Names.QueueRole role, int tier, boolean migration) {
+        Names.QueueName parsed = Names.parseQueue(name).orElseThrow();
+
+        assertThat(parsed).isEqualTo(new Names.QueueName(name, service, role, tier, migration));
+        String derived = switch (role) {
+            case SERVICE -> Names.queue(service);
+            case TIER -> Names.tierQueue(service, tier);
+            case PARKING_LOT -> Names.parkingLot(service);
+        };
+        assertThat(parsed.topologyQueue()).isEqualTo(derived);
+        assertThat(migration ? Names.migrationQueue(derived) : derived).isEqualTo(name);
+    }
+
+    @ParameterizedTest(name = "''{0}''")
+    @ValueSource(strings = {"", "CdnPurge", "amq.gen-123", "x.retry.0", "x.retry.01", "x.retry.", "x.retry.a",
+        "x.retry.1.parking-lot", ".parking-lot", "X.parking-lot", "x.retry.1.migrating.migrating", "x.migrating.retry.1",
+        "cdn_purge.retry.1", "x.retry.1234567890", "orders.dlq"})
+    void recognisesNoOtherName(String name) {
+        assertThat(Names.parseQueue(name)).isEmpty();
+    }
+
+    @Test
+    void aMigrationQueueIsNeverATopologyQueue() {
+        String temporary = Names.migrationQueue(Names.tierQueue("cdn-purge", 2));
+
+        assertThat(temporary).isEqualTo("cdn-purge.retry.2.migrating");
+        assertThat(Names.parseQueue(temporary)).get().extracting(Names.QueueName::migration).isEqualTo(true);
+    }
+
     @Test
     void sourceNamesSeparateNestedClassesWithDots() {
         assertThat(Names.sourceName("com.acme.Outer$Inner")).isEqualTo("com.acme.Outer.Inner");

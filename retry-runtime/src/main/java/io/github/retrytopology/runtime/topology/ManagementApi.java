@@ -2,36 +2,56 @@ package io.github.retrytopology.runtime.topology;
 
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.topology.Binding;
+import io.github.retrytopology.model.topology.Exchange;
 import io.github.retrytopology.model.topology.Policy;
+import io.github.retrytopology.model.topology.Queue;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * The parts of RabbitMQ's HTTP management API that AMQP cannot reach: policies, virtual hosts, permissions and
- * definitions. Needs the {@code rabbitmq_management} plugin.
+ * definitions, and the queues' statistics. Needs the {@code rabbitmq_management} plugin.
+ *
+ * <p>It may be given several base URIs, the nodes of one cluster: a request goes to the one that answered
+ * last, and when that one does not answer (its connection is refused or times out, so that nothing was
+ * sent), to the next. HTTPS works with the JVM's trust store, or with an {@link SSLContext} of one's own.
  */
 public final class ManagementApi {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private final HttpClient http;
-    private final URI base;
+    private final List<URI> bases;
     private final String authorization;
+    private final AtomicInteger answering = new AtomicInteger();
 
-    private ManagementApi(URI base, String username, String password) {
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
-        String root = base.toString();
-        this.base = URI.create(root.endsWith("/") ? root : root + "/");
+    private ManagementApi(List<URI> bases, String username, String password, Optional<SSLContext> ssl) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT);
+        ssl.ifPresent(builder::sslContext);
+        this.http = builder.build();
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("the management API needs at least one URI");
+        }
+        this.bases = bases.stream().map(ManagementApi::asBase).toList();
         this.authorization = "Basic " + Base64.getEncoder()
                 .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
@@ -40,30 +60,128 @@ public final class ManagementApi {
      * The API at {@code base}, such as {@code http://127.0.0.1:15672}, as this user.
      */
     public static ManagementApi of(URI base, String username, String password) {
-        return new ManagementApi(requireNonNull(base, "base"), requireNonNull(username, "username"),
-                requireNonNull(password, "password"));
+        return of(List.of(requireNonNull(base, "base")), username, password, Optional.empty());
+    }
+
+    /**
+     * The API of a cluster, at any of these base URIs, tried in order, as this user. Credentials in the URIs
+     * are ignored.
+     *
+     * @param ssl the TLS context of {@code https} URIs; empty for the JVM's default one
+     */
+    public static ManagementApi of(List<URI> bases, String username, String password, Optional<SSLContext> ssl) {
+        return new ManagementApi(List.copyOf(bases), requireNonNull(username, "username"),
+                requireNonNull(password, "password"), requireNonNull(ssl, "ssl"));
     }
 
     /** The API at a URI that carries its credentials, such as {@code http://guest:guest@127.0.0.1:15672}. */
     public static ManagementApi of(URI uri) {
         String userInfo = uri.getRawUserInfo();
         if (userInfo == null || !userInfo.contains(":")) {
-            throw new IllegalArgumentException("the management URI needs user:password@ before its host: " + uri);
+            throw new IllegalArgumentException("the management URI needs user:password@ before its host: "
+                    + withoutCredentials(uri));
         }
         String[] credentials = userInfo.split(":", 2);
-        URI base = URI.create(uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+        return of(withoutCredentials(uri), decode(credentials[0]), decode(credentials[1]));
+    }
+
+    /** A URI as it may be shown: without the user and password it may carry. */
+    public static URI withoutCredentials(URI uri) {
+        if (uri.getRawUserInfo() == null) {
+            return uri;
+        }
+        return URI.create(uri.getScheme() + "://" + uri.getRawAuthority().substring(uri.getRawAuthority().indexOf('@') + 1)
                 + (uri.getRawPath() == null ? "" : uri.getRawPath()));
-        return of(base, decode(credentials[0]), decode(credentials[1]));
+    }
+
+    private static URI asBase(URI uri) {
+        if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
+            throw new IllegalArgumentException("a management URI is http:// or https://, not " + withoutCredentials(uri));
+        }
+        String base = withoutCredentials(uri).toString();
+        return URI.create(base.endsWith("/") ? base : base + "/");
+    }
+
+    /** The base URI that answered last, or that will be tried first; it carries no credentials. */
+    public URI base() {
+        return bases.get(answering.get());
     }
 
     /** Sets a policy in a virtual host, replacing one of the same name. */
     public void putPolicy(String vhost, Policy policy) throws IOException {
+        send("PUT", "api/policies/" + encode(vhost) + "/" + encode(policy.name()), policyBody(policy));
+    }
+
+    /** Deletes a policy; a missing one is not an error. */
+    public void deletePolicy(String vhost, String name) throws IOException {
+        deleteIfPresent("api/policies/" + encode(vhost) + "/" + encode(name));
+    }
+
+    /** Sets an operator policy, which applies beside the policy of a queue, replacing one of the same name. */
+    public void putOperatorPolicy(String vhost, Policy policy) throws IOException {
+        send("PUT", "api/operator-policies/" + encode(vhost) + "/" + encode(policy.name()), policyBody(policy));
+    }
+
+    private static String policyBody(Policy policy) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("pattern", policy.pattern());
         body.put("definition", policy.definition());
         body.put("priority", policy.priority());
         body.put("apply-to", policy.applyTo());
-        send("PUT", "api/policies/" + encode(vhost) + "/" + encode(policy.name()), Json.write(body));
+        return Json.write(body);
+    }
+
+    /** Deletes an operator policy; a missing one is not an error. */
+    public void deleteOperatorPolicy(String vhost, String name) throws IOException {
+        deleteIfPresent("api/operator-policies/" + encode(vhost) + "/" + encode(name));
+    }
+
+    /** Declares an exchange: not auto-deleted, not internal, without arguments. */
+    public void putExchange(String vhost, Exchange exchange) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", exchange.type());
+        body.put("durable", exchange.durable());
+        body.put("auto_delete", false);
+        body.put("internal", false);
+        body.put("arguments", Map.of());
+        send("PUT", "api/exchanges/" + encode(vhost) + "/" + encode(exchange.name()), Json.write(body));
+    }
+
+    /**
+     * Declares a durable queue with these arguments. Like AMQP's declaration, it leaves an identical queue as
+     * it is and fails on one with other arguments.
+     */
+    public void putQueue(String vhost, Queue queue) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("durable", true);
+        body.put("auto_delete", false);
+        body.put("arguments", queue.arguments());
+        send("PUT", "api/queues/" + encode(vhost) + "/" + encode(queue.name()), Json.write(body));
+    }
+
+    /**
+     * Deletes a queue with the messages it holds; a missing one is not an error. With {@code ifEmptyAndUnused},
+     * the broker itself refuses when the queue holds a message or has a consumer, which only classic queues
+     * support.
+     */
+    public void deleteQueue(String vhost, String queue, boolean ifEmptyAndUnused) throws IOException {
+        deleteIfPresent("api/queues/" + encode(vhost) + "/" + encode(queue)
+                + (ifEmptyAndUnused ? "?if-empty=true&if-unused=true" : ""));
+    }
+
+    /** Binds a queue to an exchange, without binding arguments; binding twice is harmless. */
+    public void bind(String vhost, Binding binding) throws IOException {
+        send("POST", "api/bindings/" + encode(vhost) + "/e/" + encode(binding.exchange()) + "/q/"
+                + encode(binding.queue()), Json.write(Map.of("routing_key", binding.routingKey(), "arguments", Map.of())));
+    }
+
+    /**
+     * Removes a binding, named by the properties key the API lists it with: the routing key for a binding
+     * without arguments. A missing one is not an error.
+     */
+    public void unbind(String vhost, String exchange, String queue, String propertiesKey) throws IOException {
+        deleteIfPresent("api/bindings/" + encode(vhost) + "/e/" + encode(exchange) + "/q/" + encode(queue) + "/"
+                + encode(propertiesKey));
     }
 
     /** Creates a virtual host, or leaves it as it is if it exists. */
@@ -73,13 +191,7 @@ public final class ManagementApi {
 
     /** Deletes a virtual host and everything in it; a missing one is not an error. */
     public void deleteVhost(String vhost) throws IOException {
-        try {
-            send("DELETE", "api/vhosts/" + encode(vhost), null);
-        } catch (ManagementApiException e) {
-            if (e.status() != 404) {
-                throw e;
-            }
-        }
+        deleteIfPresent("api/vhosts/" + encode(vhost));
     }
 
     /** Lets a user configure, write and read everything in a virtual host. */
@@ -118,12 +230,43 @@ public final class ManagementApi {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
+    private void deleteIfPresent(String path) throws IOException {
+        try {
+            send("DELETE", path, null);
+        } catch (ManagementApiException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
+    }
+
     private static String decode(String text) {
         return java.net.URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 
     private String send(String method, String path, String json) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+        int first = answering.get();
+        ConnectException unanswered = null;
+        for (int attempt = 0; attempt < bases.size(); attempt++) {
+            int index = (first + attempt) % bases.size();
+            try {
+                String body = send(bases.get(index), method, path, json);
+                answering.set(index);
+                return body;
+            } catch (ConnectException e) {
+                if (unanswered == null) {
+                    unanswered = new ConnectException("no management API answered: " + bases);
+                }
+                unanswered.addSuppressed(e);
+            }
+        }
+        throw unanswered;
+    }
+
+    /** Sends one request; a {@link ConnectException} means it was not sent, so that another node may take it. */
+    private String send(URI base, String method, String path, String json) throws IOException {
+        URI target = base.resolve(path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(target)
                 .timeout(TIMEOUT)
                 .header("Authorization", authorization)
                 .header("Accept", "application/json");
@@ -136,12 +279,22 @@ public final class ManagementApi {
         HttpResponse<String> response;
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpConnectTimeoutException e) {
+            ConnectException unanswered = new ConnectException(base + " did not answer within " + CONNECT_TIMEOUT.toSeconds()
+                    + " s");
+            unanswered.initCause(e);
+            throw unanswered;
+        } catch (ConnectException e) {
+            ConnectException unanswered = new ConnectException(base + " refused the connection"
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            unanswered.initCause(e);
+            throw unanswered;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException(method + " " + path + " was interrupted");
         }
         if (response.statusCode() >= 300) {
-            throw new ManagementApiException(method + " " + base.resolve(path), response.statusCode(), response.body());
+            throw new ManagementApiException(method + " " + target, response.statusCode(), response.body());
         }
         return response.body();
     }

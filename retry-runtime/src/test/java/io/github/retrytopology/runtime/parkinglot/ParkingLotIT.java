@@ -20,8 +20,6 @@ import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,9 +34,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
 
-/** The parking-lot tools against a real broker, as a library and on the command line. */
+/** The parking-lot tools against a real broker; {@code cli.RetryCommandIT} runs them from the command line. */
 class ParkingLotIT {
 
     @RegisterExtension
@@ -228,47 +225,6 @@ class ParkingLotIT {
         consumer.stop(Duration.ofSeconds(5));
         assertThat(handled).containsExactly("order.created attempt 1");
         assertParked(0);
-    }
-
-    @Test
-    void aPersonOnCallUsesItFromTheCommandLine() throws Exception {
-        park("order.created", "{\"id\":7}", new IllegalStateException("boom"), NOW.minusSeconds(90));
-        String uri = broker.broker().amqpUri(broker.name());
-
-        Result list = run("--uri", uri, "--spec", SPEC.toString(), "list", "orders");
-        assertParked(1);
-        Result dryRun = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--exception",
-                "IllegalStateException", "--dry-run");
-        assertParked(1);
-        Result refusedPurge = run("--uri", uri, "--spec", SPEC.toString(), "purge", "orders");
-        Result replay = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--older-than", "1m");
-        Result unknown = run("--uri", uri, "--spec", SPEC.toString(), "list", "nobody");
-
-        assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("orders.parking-lot: 1 parked", "attempts-exhausted: attempt 4 of 4 failed",
-                "routing key: order.created", "exception: java.lang.IllegalStateException: boom", "body: {\"id\":7} (8 bytes");
-        assertThat(list.out()).containsPattern("parked \\S+ \\(1m30s ago\\)");
-        assertThat(dryRun.out()).contains("dry run: would replay 1 of 1");
-        assertThat(refusedPurge.exitCode()).isEqualTo(2);
-        assertThat(refusedPurge.err()).contains("purge would delete 1 parked messages of orders for good; run it again with --yes");
-        assertThat(replay.out()).contains("replayed 1 of 1 parked messages looked at to orders");
-        assertThat(unknown.exitCode()).isEqualTo(1);
-        assertThat(unknown.err()).contains("no service 'nobody'; the services are orders, audit");
-        assertThat(channel.messageCount(orders.queue())).isEqualTo(1);
-    }
-
-    record Result(int exitCode, String out, String err) {
-    }
-
-    private Result run(String... arguments) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine command = ParkingLotCommand.commandLine();
-        command.setOut(new PrintWriter(out, true));
-        command.setErr(new PrintWriter(err, true));
-        ((ParkingLotCommand) command.getCommand()).clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        int exitCode = command.execute(arguments);
-        return new Result(exitCode, out.toString(), err.toString());
     }
 
     /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */

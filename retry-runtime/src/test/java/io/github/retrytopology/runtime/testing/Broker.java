@@ -146,6 +146,16 @@ public final class Broker {
         return ManagementApi.of(management);
     }
 
+    /** The management API's URI, credentials included. */
+    public URI managementUri() {
+        return management;
+    }
+
+    /** The AMQP URI, credentials included, without a virtual host. */
+    public URI amqpUri() {
+        return amqp;
+    }
+
     /** The user the tests connect as. */
     public String username() {
         return amqp.getUserInfo().split(":", 2)[0];

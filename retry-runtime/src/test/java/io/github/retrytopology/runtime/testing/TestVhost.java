@@ -58,6 +58,30 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
         broker.management().deleteVhost(name);
     }
 
+    /**
+     * Deletes the virtual host with everything in it and creates it again, empty, for a test that needs to
+     * start from nothing.
+     */
+    public void reset() throws IOException {
+        synchronized (connections) {
+            connections.forEach(connection -> {
+                if (connection.isOpen()) {
+                    connection.abort();
+                }
+            });
+            connections.clear();
+        }
+        ManagementApi management = broker.management();
+        management.deleteVhost(name);
+        management.createVhost(name);
+        management.grantAll(name, broker.username());
+    }
+
+    /** The same spec, in this virtual host. */
+    public RetrySpec inThisVhost(RetrySpec spec) {
+        return new RetrySpec(spec.javaPackage(), name, spec.exchange(), spec.queueSettings(), spec.services());
+    }
+
     /** The virtual host's name. */
     public String name() {
         return name;

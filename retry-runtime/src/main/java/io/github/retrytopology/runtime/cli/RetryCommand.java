@@ -1,27 +1,31 @@
-package io.github.retrytopology.runtime.parkinglot;
+package io.github.retrytopology.runtime.cli;
 
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
+import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.parkinglot.ReplayReport;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
@@ -31,29 +35,59 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * The parking-lot tools on the command line, for a person on call:
+ * The command line, for a person on call and for deployment pipelines: the parking-lot tools, and plan and
+ * apply.
  *
  * <pre>
  * java -jar retry-runtime-cli.jar --spec retry.yml list cdn-purge
  * java -jar retry-runtime-cli.jar --spec retry.yml replay cdn-purge --exception IOException --dry-run
  * java -jar retry-runtime-cli.jar --spec retry.yml purge cdn-purge --yes
+ * java -jar retry-runtime-cli.jar --spec retry.yml plan [--json]
+ * java -jar retry-runtime-cli.jar --spec retry.yml apply [--prune] [--migrate]
  * </pre>
  *
- * It parses its arguments and calls {@link ParkingLot}; nothing more.
+ * It parses its arguments and calls {@link ParkingLot} or {@link io.github.retrytopology.runtime.plan.TopologyPlanner};
+ * nothing more. Exit codes: {@value #OK} done or in sync, {@value #DRIFT} drift (plan, apply) or refused (purge),
+ * {@value #ERROR} failed or misused.
  */
-@Command(name = "parking-lot", mixinStandardHelpOptions = true, version = "retry-runtime parking-lot 0.1.0",
-        description = "Lists, replays and purges the parking lots of the services of a retry.yml.",
-        subcommands = {ParkingLotCommand.ListCommand.class, ParkingLotCommand.ReplayCommand.class,
-            ParkingLotCommand.PurgeCommand.class},
-        exitCodeOnExecutionException = 1)
-public final class ParkingLotCommand implements Callable<Integer> {
+@Command(name = "retry", mixinStandardHelpOptions = true, version = "retry-runtime 0.1.0",
+        description = "Lists, replays and purges the parking lots of the services of a retry.yml; plans and applies "
+                + "its topology on a broker.",
+        subcommands = {RetryCommand.ListCommand.class, RetryCommand.ReplayCommand.class, RetryCommand.PurgeCommand.class,
+            PlanCommand.class, ApplyCommand.class},
+        exitCodeOnExecutionException = RetryCommand.ERROR, exitCodeOnInvalidInput = RetryCommand.ERROR)
+public final class RetryCommand implements Callable<Integer> {
+
+    /** Done, or in sync. */
+    public static final int OK = 0;
+    /** Failed, or misused. */
+    public static final int ERROR = 1;
+    /** Not in sync (plan, apply), or refused (purge without --yes). */
+    public static final int DRIFT = 2;
 
     private static final int BODY_PREVIEW = 200;
 
-    @Option(names = "--uri", defaultValue = "${env:RABBITMQ_URI:-amqp://guest:guest@localhost:5672}",
-            description = "AMQP URI of the broker; without a virtual host in its path, the spec's is used "
-                    + "(default: $RABBITMQ_URI, else ${DEFAULT-VALUE}).")
-    String uri;
+    @Option(names = "--uri", split = ",", paramLabel = "URI",
+            defaultValue = "${env:RABBITMQ_URI:-amqp://guest:guest@localhost:5672}",
+            description = "AMQP URI of the broker, repeatable (or comma-separated) for the nodes of a cluster, tried in "
+                    + "order; without a virtual host in its path, the spec's is used (default: $RABBITMQ_URI, else "
+                    + "amqp://guest:guest@localhost:5672).")
+    List<String> uris;
+
+    @Option(names = "--management-uri", split = ",", paramLabel = "URI",
+            defaultValue = "${env:RABBITMQ_MANAGEMENT_URI}",
+            description = "Management API of the broker, for plan and apply; repeatable (or comma-separated), tried in "
+                    + "order (default: $RABBITMQ_MANAGEMENT_URI, else http://HOST:15672 for each HOST of --uri, with its "
+                    + "credentials). HTTPS uses the JVM's trust store (-Djavax.net.ssl.trustStore=...).")
+    List<String> managementUris;
+
+    @Option(names = "--username", defaultValue = "${env:RABBITMQ_USERNAME}",
+            description = "The user, instead of the URIs' (default: $RABBITMQ_USERNAME).")
+    String username;
+
+    @Option(names = "--password", arity = "0..1", interactive = true, defaultValue = "${env:RABBITMQ_PASSWORD}",
+            description = "Its password; --password alone asks for it (default: $RABBITMQ_PASSWORD).")
+    String password;
 
     @Option(names = "--spec", defaultValue = "retry.yml", description = "The retry.yml (default: ${DEFAULT-VALUE}).")
     Path spec;
@@ -63,18 +97,20 @@ public final class ParkingLotCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
 
-    /** Runs the command line and exits with its code: 0 done, 1 failed, 2 refused or misused. */
+    /** Runs the command line and exits with its code: 0 done or in sync, 1 failed or misused, 2 drift or refused. */
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
 
     /** The command line, for embedding or testing. */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new ParkingLotCommand());
+        CommandLine commandLine = new CommandLine(new RetryCommand());
         commandLine.registerConverter(Duration.class, Durations::parse);
+        commandLine.getSubcommands().values()
+                .forEach(subcommand -> subcommand.getCommandSpec().exitCodeOnInvalidInput(ERROR));
         commandLine.setExecutionExceptionHandler((e, line, result) -> {
-            line.getErr().println("parking-lot: " + message(e));
-            return 1;
+            line.getErr().println("retry: " + message(e));
+            return ERROR;
         });
         return commandLine;
     }
@@ -92,27 +128,39 @@ public final class ParkingLotCommand implements Callable<Integer> {
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
-    /** Runs an action against a service's parking lot, with a connection opened and closed around it. */
-    private <T> T withParkingLot(String serviceName, ParkingLotAction<T> action) throws Exception {
+    /** The spec, in the virtual host of the first --uri's path if it names one; {@code ""} is none. */
+    RetrySpec loadSpec() throws IOException {
         RetrySpec retrySpec;
         try {
             retrySpec = RetrySpec.load(spec);
         } catch (InvalidSpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        Service service = retrySpec.service(serviceName);
-        ConnectionFactory factory = new ConnectionFactory();
-        try {
-            factory.setUri(uri);
-            String path = new URI(uri).getRawPath();
-            if (path == null || path.isEmpty()) {
-                factory.setVirtualHost(retrySpec.vhost());
-            }
-        } catch (URISyntaxException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("--uri " + uri + " is not an AMQP URI: " + e.getMessage(), e);
+        Optional<String> vhost = uriVhost();
+        return vhost.isEmpty() ? retrySpec : new RetrySpec(retrySpec.javaPackage(), vhost.get(), retrySpec.exchange(),
+                retrySpec.queueSettings(), retrySpec.services());
+    }
+
+    private Optional<String> uriVhost() {
+        List<URI> amqp = BrokerAccess.uris(uris, "AMQP");
+        String path = amqp.isEmpty() ? null : amqp.get(0).getRawPath();
+        if (path == null || path.length() <= 1) {
+            return Optional.empty();
         }
-        factory.setAutomaticRecoveryEnabled(false);
-        try (Connection connection = factory.newConnection("parking-lot")) {
+        return Optional.of(URLDecoder.decode(path.substring(1).replace("+", "%2B"), StandardCharsets.UTF_8));
+    }
+
+    /** How to reach the broker, from the options; the credentials stay out of every message. */
+    BrokerAccess access() {
+        return BrokerAccess.of(managementUris == null ? List.of() : managementUris, uris, Optional.ofNullable(username),
+                Optional.ofNullable(password));
+    }
+
+    /** Runs an action against a service's parking lot, with a connection opened and closed around it. */
+    private <T> T withParkingLot(String serviceName, ParkingLotAction<T> action) throws Exception {
+        RetrySpec retrySpec = loadSpec();
+        Service service = retrySpec.service(serviceName);
+        try (Connection connection = access().connect(retrySpec.vhost(), "parking-lot")) {
             return action.run(ParkingLot.of(connection, service, clock));
         }
     }
@@ -122,7 +170,7 @@ public final class ParkingLotCommand implements Callable<Integer> {
         T run(ParkingLot parkingLot) throws IOException, TimeoutException;
     }
 
-    private PrintWriter out() {
+    PrintWriter out() {
         return command.commandLine().getOut();
     }
 
@@ -165,7 +213,7 @@ public final class ParkingLotCommand implements Callable<Integer> {
     @Command(name = "list", description = "Shows the parked messages of a service, leaving them parked.")
     static final class ListCommand implements Callable<Integer> {
         @ParentCommand
-        ParkingLotCommand parent;
+        RetryCommand parent;
 
         @Parameters(paramLabel = "SERVICE", description = "The service, as retry.yml names it.")
         String service;
@@ -192,7 +240,7 @@ public final class ParkingLotCommand implements Callable<Integer> {
             + "their attempts reset.")
     static final class ReplayCommand implements Callable<Integer> {
         @ParentCommand
-        ParkingLotCommand parent;
+        RetryCommand parent;
 
         @Parameters(paramLabel = "SERVICE", description = "The service, as retry.yml names it.")
         String service;
@@ -253,7 +301,7 @@ public final class ParkingLotCommand implements Callable<Integer> {
     @Command(name = "purge", description = "Deletes every parked message of a service, for good.")
     static final class PurgeCommand implements Callable<Integer> {
         @ParentCommand
-        ParkingLotCommand parent;
+        RetryCommand parent;
 
         @Parameters(paramLabel = "SERVICE", description = "The service, as retry.yml names it.")
         String service;

@@ -1,0 +1,69 @@
+package io.github.retrytopology.runtime.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
+import io.github.retrytopology.runtime.topology.ManagementApi;
+import java.io.IOException;
+import java.util.function.Consumer;
+
+/**
+ * Keeps a live broker in step with a spec: {@link #plan} says, object by object, what differs in the spec's
+ * virtual host; {@link #apply} does the safe part of it, and more when asked.
+ *
+ * <pre>{@code
+ * TopologyPlanner planner = TopologyPlanner.of(BrokerAccess.of(List.of("https://rabbit:15671"), List.of(),
+ *         Optional.of("deployer"), Optional.of(secret)));
+ * Plan plan = planner.plan(RetrySpec.load(Path.of("retry.yml")));
+ * PlanTable.lines(plan).forEach(System.out::println);
+ * }</pre>
+ *
+ * Needs Jackson ({@code jackson-databind}) on the class path, an optional dependency of the runtime, and a user
+ * with the management API's {@code administrator} tag, which RabbitMQ requires for exporting a vhost's definitions.
+ */
+public final class TopologyPlanner {
+
+    private final BrokerAccess access;
+    private final ManagementApi api;
+
+    private TopologyPlanner(BrokerAccess access) {
+        this.access = access;
+        this.api = access.managementApi();
+    }
+
+    /** A planner for the broker that {@code access} reaches. */
+    public static TopologyPlanner of(BrokerAccess access) {
+        return new TopologyPlanner(requireNonNull(access, "access"));
+    }
+
+    /**
+     * Reads the spec's virtual host, in two requests to the management API (three when the spec has classic
+     * queues, to count the cluster's nodes), and compares it with the spec.
+     *
+     * @throws IOException if the broker cannot be read, or the virtual host does not exist
+     */
+    public Plan plan(RetrySpec spec) throws IOException {
+        return Planner.plan(spec, read(spec), api.base());
+    }
+
+    private BrokerState read(RetrySpec spec) throws IOException {
+        boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
+        return BrokerState.read(api, spec.vhost(), countNodes);
+    }
+
+    /**
+     * Plans, then does what the options allow, telling {@code progress} each step as it goes, then plans again.
+     *
+     * @throws IOException if the broker cannot be read or refuses a change; the steps done until then are kept,
+     *     and were told to {@code progress}
+     */
+    public ApplyReport apply(RetrySpec spec, ApplyOptions options, Consumer<String> progress) throws IOException {
+        BrokerState broker = read(spec);
+        Plan before = Planner.plan(spec, broker, api.base());
+        ApplyReport.Builder report = new ApplyReport.Builder(before);
+        new Applier(spec, broker, before, api, access, options, progress, report).apply();
+        return report.build(plan(spec));
+    }
+}

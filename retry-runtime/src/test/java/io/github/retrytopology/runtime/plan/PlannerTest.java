@@ -1,0 +1,135 @@
+package io.github.retrytopology.runtime.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.runtime.plan.PlanEntry.Action;
+import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The planner's own decisions, on broker states written as the management API would answer; what the broker
+ * does with them is {@code PlanApplyIT}'s.
+ */
+class PlannerTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final URI BROKER = URI.create("http://rabbit:15672/");
+
+    private static RetrySpec spec(String queueType) {
+        return RetrySpec.parse("""
+                version: 1
+                package: com.acme
+                exchange: shop.events
+                defaults:
+                  maxAttempts: 2
+                  delays: [1s]
+                  queueType: %s
+                services:
+                  orders:
+                    routingKeys: [order.created]
+                """.formatted(queueType).getBytes(StandardCharsets.UTF_8), "retry.yml");
+    }
+
+    /** The definitions and statistics of a broker that holds exactly the spec. */
+    private static ObjectNode[] holding(RetrySpec spec) throws IOException {
+        ObjectNode definitions = (ObjectNode) JSON.readTree(PlanBenchmark.definitions(spec.topology(), false));
+        definitions.set("policies", JSON.readTree(PlanBenchmark.definitions(spec.topology(), true)).path("policies"));
+        ObjectNode statistics = JSON.createObjectNode();
+        ArrayNode queues = statistics.putArray("queues");
+        for (JsonNode queue : definitions.path("queues")) {
+            queues.addObject().put("name", queue.path("name").asText())
+                    .put("type", queue.path("arguments").path("x-queue-type").asText())
+                    .put("messages", 0).put("consumers", 0);
+        }
+        return new ObjectNode[] {definitions, statistics};
+    }
+
+    /** Adds an object to the broker's definitions, as a person or another tool would have. */
+    private static void add(ObjectNode[] broker, String kind, Map<String, Object> object) {
+        ((ArrayNode) broker[0].path(kind)).add(JSON.valueToTree(object));
+    }
+
+    private static Plan plan(RetrySpec spec, ObjectNode[] broker, int nodes) {
+        return Planner.plan(spec, BrokerState.of(broker[0], broker[1].path("queues"), nodes), BROKER);
+    }
+
+    @Test
+    void aBrokerThatHoldsTheSpecIsInSync() throws IOException {
+        RetrySpec spec = spec("quorum");
+
+        Plan plan = plan(spec, holding(spec), 1);
+
+        assertThat(plan.inSync()).isTrue();
+        assertThat(plan.warnings()).isEmpty();
+        assertThat(plan.entries()).hasSize(8);
+    }
+
+    @Test
+    void warnsAboutClassicQueuesOnAClusterOfSeveralNodes() throws IOException {
+        RetrySpec spec = spec("classic");
+
+        Plan single = plan(spec, holding(spec), 1);
+        Plan cluster = plan(spec, holding(spec), 3);
+
+        assertThat(single.warnings()).isEmpty();
+        assertThat(cluster.inSync()).isTrue();
+        assertThat(cluster.warnings()).containsExactly("the cluster has 3 nodes, and the classic queues of orders each "
+                + "live on one of them: they are unavailable while that node is down; quorum queues are replicated");
+    }
+
+    @Test
+    void aPolicyForAnotherQueueTypeOrOfAPatternJavaCannotReadDoesNotConflict() throws IOException {
+        RetrySpec spec = spec("classic");
+        ObjectNode[] broker = holding(spec);
+        add(broker, "policies", Map.of("name", "quorum-only", "pattern", ".*", "apply-to", "quorum_queues",
+                "priority", 500, "definition", Map.of("message-ttl", 1)));
+        add(broker, "policies", Map.of("name", "odd", "pattern", "(?<", "apply-to", "queues", "priority", 500,
+                "definition", Map.of("message-ttl", 1)));
+
+        Plan plan = plan(spec, broker, 1);
+
+        assertThat(plan.inSync()).isTrue();
+        assertThat(plan.warnings()).containsExactly("policy 'odd' has a pattern Java cannot read, '(?<': the plan assumes "
+                + "it applies to none of our queues");
+    }
+
+    @Test
+    void aPolicyOfOurPriorityIsAConflictForRabbitMqMayApplyEither() throws IOException {
+        RetrySpec spec = spec("quorum");
+        ObjectNode[] broker = holding(spec);
+        add(broker, "policies", Map.of("name", "tie", "pattern", "^orders$", "apply-to", "all", "priority", 100,
+                "definition", Map.of("max-length", 5)));
+
+        PlanEntry entry = plan(spec, broker, 1).entry(Kind.QUEUE, "orders");
+
+        assertThat(entry.action()).isEqualTo(Action.CONFLICT);
+        assertThat(entry.reason()).isEqualTo("policy 'tie' (pattern '^orders$') has our priority 100, so RabbitMQ may "
+                + "apply either");
+    }
+
+    @Test
+    void queuesOfAnotherSpecInTheSameVhostAreNotOurs() throws IOException {
+        RetrySpec spec = spec("quorum");
+        ObjectNode[] broker = holding(spec);
+        for (String queue : new String[] {"billing", "billing.parking-lot", "left-over.parking-lot"}) {
+            add(broker, "queues", Map.of("name", queue, "durable", true, "auto_delete", false, "arguments", Map.of()));
+        }
+        add(broker, "bindings", Map.of("source", "other.events", "destination", "billing", "destination_type", "queue",
+                "routing_key", "invoice.sent", "arguments", Map.of()));
+
+        Plan plan = plan(spec, broker, 1);
+
+        assertThat(plan.drift()).extracting(PlanEntry::object).containsExactly("queue left-over.parking-lot");
+        assertThat(plan.drift().get(0).reason()).startsWith("the parking lot of service 'left-over', which the spec no "
+                + "longer has");
+    }
+}
