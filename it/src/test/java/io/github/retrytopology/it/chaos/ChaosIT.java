@@ -282,7 +282,9 @@ class ChaosIT {
                     (outOfPatience(started) ? "did not settle within " + PATIENCE.toSeconds() + " s; " : "") + notes);
         }
         ROWS.add(row);
-        target.clear();
+        if (target.broker == shared.broker()) {
+            target.clear();
+        }
         assertThat(row.lost()).as("lost in: %s", row).isZero();
         assertThat(row.parkedEarly()).as("parked before their attempts were spent in: %s", row).isZero();
         assertThat(row.succeeded() + row.parked()).as("succeeded and parked in: %s", row)
@@ -417,7 +419,12 @@ class ChaosIT {
                     .start();
         }
 
-        /** Deletes the topology's queues, so that the next run starts from nothing. */
+        /**
+         * Deletes the topology's queues, so that the next run in the shared vhost starts from nothing. The runs on
+         * the suite's own broker each have a vhost, and delete nothing: on RabbitMQ 3.10, deleting quorum queues
+         * with at-least-once dead-lettering while their dead-letter workers start, as after a restart, brings down
+         * the node's dead-letter supervisor, and no such queue can be declared on it afterwards.
+         */
         void clear() throws IOException {
             try (Connection connection = connect("chaos-clear")) {
                 Channel channel = connection.createChannel();

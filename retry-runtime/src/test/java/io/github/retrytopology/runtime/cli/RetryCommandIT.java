@@ -54,6 +54,35 @@ class RetryCommandIT {
     }
 
     @Test
+    void listsWhatXDeathSaysOfAMessageTheBrokerParkedItselfAndTwinsOnce() throws Exception {
+        RetrySpec spec = RetrySpec.load(SPEC);
+        Service orders = spec.service("orders");
+        broker.declare(spec);
+        ParkingLot parkingLot = ParkingLot.of(broker.connect("cli-it"), orders);
+        try (var connection = broker.connect("expired")) {
+            Channel channel = connection.createChannel();
+            channel.confirmSelect();
+            channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
+                    .messageId("stale").expiration("50").build(), "stale".getBytes(StandardCharsets.UTF_8));
+            channel.waitForConfirmsOrDie(5_000);
+        }
+        assertParked(parkingLot, 1);
+        park(orders, "order.created", "twin", new IllegalStateException("boom"), NOW.minusSeconds(90));
+        park(orders, "order.created", "twin", new IllegalStateException("boom"), NOW.minusSeconds(90));
+        assertParked(parkingLot, 3);
+
+        Result list = run("--uri", uri, "--spec", SPEC.toString(), "list", "orders");
+        Result replay = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--exception",
+                "IllegalStateException");
+
+        assertThat(list.out()).contains("expired: the broker dead-lettered it from orders",
+                "its own expiration of 50 ms passed before a consumer took it",
+                "2 copies of this message and attempt are parked (twins); a replay sends one")
+                .doesNotContain("unknown");
+        assertThat(replay.out()).contains("replayed 1 of 3 parked messages looked at to orders; dropped 1 twin copies");
+    }
+
+    @Test
     void aPersonOnCallUsesTheParkingLotFromTheCommandLine() throws Exception {
         RetrySpec spec = RetrySpec.load(SPEC);
         Service orders = spec.service("orders");
