@@ -23,27 +23,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One of a service's consumers: a channel, the consumer subscribed on it, and a thread of its own that runs the
- * handlers. A failure is republished to its tier or the parking lot, and the delivery is acknowledged once the
- * broker confirms that republish; a republish the broker refuses or returns is sent again after a back-off
- * while the delivery waits, unacknowledged.
+ * One of a service's consumers: a channel, and the consumer subscribed on it. Its handlers run on the
+ * connection's consumer threads, one delivery at a time, in order, as the Java client dispatches them; a handler
+ * that waits holds up its own channel only, while the connection has consumer threads to spare. A failure is
+ * republished to its tier or the parking lot, and the delivery is acknowledged once the broker confirms that
+ * republish; a republish the broker refuses or returns is sent again after a back-off while the delivery waits,
+ * unacknowledged.
  *
  * <p>The channel lives several lives: the client's automatic recovery brings it back after a lost connection,
  * and this consumer opens a new one after a channel error. Each delivery and each republish belongs to the life
  * it began in; when that life ends, the broker requeues the delivery, and nothing more is done with it.
  *
- * <p>The client's threads only hand work over: deliveries go to the handler thread, confirms and everything
- * that can wait (acknowledgements, listeners, subscribing again) to the service's control thread.
+ * <p>The client's connection thread only hands work over: confirms, and everything that follows them
+ * (acknowledgements, listeners, subscribing again), go to the service's control thread.
  */
 final class ChannelConsumer {
 
@@ -53,9 +51,10 @@ final class ChannelConsumer {
     private final RetryingConsumer owner;
     private final Service service;
     private final int number;
-    private final BlockingQueue<Delivery> inbox = new LinkedBlockingQueue<>();
     private final Set<Republish> backingOff = ConcurrentHashMap.newKeySet();
-    private final Thread handlerThread;
+    /** The thread running a handler of this consumer, if one is; a stop that times out interrupts it. */
+    private volatile Thread handling;
+    private volatile boolean interrupting;
     private final Set<String> tierQueues;
     private volatile Life life;
     // The subscription; guarded by this. The tags are ours, so that a subscription is known before it is made.
@@ -102,9 +101,6 @@ final class ChannelConsumer {
         this.life = open();
         this.nextSubscription = owner.ticker().nanos();
         this.lastActivity = nextSubscription;
-        this.handlerThread = new Thread(this::handleDeliveries, "retry-" + service.name() + "-" + number);
-        this.handlerThread.setDaemon(true);
-        this.handlerThread.start();
     }
 
     /** Opens a channel in confirm mode, with this consumer's listeners, as a new life. */
@@ -306,41 +302,30 @@ final class ChannelConsumer {
 
     // ---- Deliveries: on the handler thread ----
 
-    private void handleDeliveries() {
-        while (true) {
-            Delivery delivery;
-            try {
-                delivery = inbox.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
+    /** Handles a delivery on the client's consumer thread that dispatched it. */
+    private void handle(Delivery delivery) {
+        handling = Thread.currentThread();
+        try {
+            if (number == 1 && owner.admission().opensWith(delivery)) {
+                // This consumer was the cautious one, with a prefetch of 1: holding this delivery, it has nothing
+                // on its way, and its cancellation returns nothing.
+                if (owner.prefetch() > 1) {
+                    cancel();
+                }
+                owner.execute(owner::review);
             }
-            if (delivery == null) {
-                if (owner.isStopped()) {
-                    return;
-                }
-                continue;
-            }
+            process(delivery);
+        } catch (RuntimeException | Error e) {
+            log.error("{} failed outside its handler; it is requeued", delivery, e);
             try {
-                if (!delivery.live()) {
-                    delivery.abandon();
-                    continue;
-                }
-                if (number == 1 && owner.admission().opensWith(delivery)) {
-                    // This consumer was the cautious one, with a prefetch of 1: holding this delivery, it has
-                    // nothing on its way, and its cancellation returns nothing.
-                    if (owner.prefetch() > 1) {
-                        cancel();
-                    }
-                    owner.execute(owner::review);
-                }
-                process(delivery);
-            } catch (RuntimeException | Error e) {
-                log.error("{} failed outside its handler; it is requeued", delivery, e);
-                try {
-                    delivery.requeue();
-                } catch (IllegalStateException answeredAlready) {
-                    log.error("{}", answeredAlready.getMessage());
-                }
+                delivery.requeue();
+            } catch (IllegalStateException answeredAlready) {
+                log.error("{}", answeredAlready.getMessage());
+            }
+        } finally {
+            handling = null;
+            if (interrupting) {
+                Thread.interrupted(); // the thread is the client's: it must not stay interrupted
             }
         }
     }
@@ -369,14 +354,14 @@ final class ChannelConsumer {
         }
         DeliveryContext context = delivery.context;
         crossCheck(delivery);
-        Optional<Routes.Dispatch> dispatch = owner.routes().dispatch(context.routingKey());
-        if (dispatch.isEmpty()) {
+        Routes.Dispatch dispatch = owner.routes().dispatch(context.routingKey());
+        if (dispatch == null) {
             Decision.Park park = new Decision.Park(ParkReason.NO_HANDLER, "no handler of service " + service.name()
                     + " takes routing key " + context.routingKey());
             republish(delivery, park, null, delivery.headers.parked(delivery.envelope, park, owner.now()));
             return;
         }
-        Throwable failure = handle(dispatch.get(), context);
+        Throwable failure = handle(dispatch, context);
         if (failure == null) {
             if (delivery.ack()) {
                 owner.notifyListener(listener -> listener.onSuccess(context));
@@ -389,7 +374,7 @@ final class ChannelConsumer {
             delivery.requeue();
             return;
         }
-        Decision decision = decide(dispatch.get(), context, failure);
+        Decision decision = decide(dispatch, context, failure);
         Map<String, Object> next = delivery.headers.afterFailure(delivery.envelope, context.attempt(), failure,
                 decision, owner.now(), delivery.life.maxHeaderBytes);
         republish(delivery, decision, failure, next);
@@ -418,9 +403,9 @@ final class ChannelConsumer {
             return new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + failure.getMessage());
         }
         if (failure instanceof RetryMessageException) {
-            return service.retryPolicy().decideByAttempt(context.attempt());
+            return owner.decisions().byAttempt(context.attempt());
         }
-        return service.decide(context.attempt(), failure);
+        return owner.decisions().after(context.attempt(), failure);
     }
 
     /**
@@ -446,11 +431,10 @@ final class ChannelConsumer {
     // ---- Republishing ----
 
     private void republish(Delivery delivery, Decision decision, Throwable failure, Map<String, Object> headers) {
-        String queue = decision instanceof Decision.Retry retry ? service.tier(retry.tier()).queue()
+        String queue = decision instanceof Decision.Retry retry ? owner.decisions().tier(retry.tier()).queue()
                 : service.parkingLot();
-        String publishId = UUID.randomUUID().toString();
-        AMQP.BasicProperties properties = RetryHeaders.republish(delivery.properties, headers, publishId);
-        send(new Republish(delivery, decision, failure, queue, properties, publishId), false);
+        AMQP.BasicProperties properties = RetryHeaders.republish(delivery.properties, headers);
+        send(new Republish(delivery, decision, failure, queue, properties), false);
     }
 
     /**
@@ -467,9 +451,9 @@ final class ChannelConsumer {
         if (!republish.sending()) {
             return;
         }
-        String publishId = again ? UUID.randomUUID().toString() : republish.publishId;
-        AMQP.BasicProperties properties = again ? RetryHeaders.withPublishId(republish.properties, publishId)
+        AMQP.BasicProperties properties = again ? RetryHeaders.withNewPublishId(republish.properties)
                 : republish.properties;
+        String publishId = RetryHeaders.publishId(properties);
         // One send at a time per channel, so that the sequence number registered is the one sent.
         synchronized (current) {
             long sequence = current.channel.getNextPublishSeqNo();
@@ -507,7 +491,7 @@ final class ChannelConsumer {
         }
         DeliveryContext context = delivery.context;
         if (republish.decision instanceof Decision.Retry retry) {
-            Tier tier = service.tier(retry.tier());
+            Tier tier = owner.decisions().tier(retry.tier());
             log.debug("{} failed ({}); retrying in {} through {}", context, republish.failure, tier.delay(), tier.queue());
             owner.notifyListener(listener -> listener.onRetry(context, republish.failure, tier));
         } else {
@@ -569,11 +553,11 @@ final class ChannelConsumer {
 
     // ---- Stopping ----
 
-    /** Requeues every delivery not yet handled and every republish waiting out a back-off. */
+    /**
+     * Requeues every republish waiting out a back-off. (Deliveries the client has not dispatched yet are
+     * requeued as they arrive, the consumer being stopped.)
+     */
     void requeueWaiting() {
-        for (Delivery delivery; (delivery = inbox.poll()) != null; ) {
-            delivery.requeue();
-        }
         for (Republish republish : List.copyOf(backingOff)) {
             backingOff.remove(republish);
             if (republish.abandon()) {
@@ -582,9 +566,13 @@ final class ChannelConsumer {
         }
     }
 
-    /** Interrupts the handler that still runs after a stop's timeout; the thread ends with the stop anyway. */
+    /** Interrupts the handler that still runs after a stop's timeout: an {@link InterruptedException} requeues it. */
     void interruptHandler() {
-        handlerThread.interrupt();
+        Thread thread = handling;
+        if (thread != null) {
+            interrupting = true;
+            thread.interrupt();
+        }
     }
 
     void close() {
@@ -635,7 +623,7 @@ final class ChannelConsumer {
                 }
                 return;
             }
-            inbox.add(arrived(current, envelope, properties, body));
+            handle(arrived(current, envelope, properties, body));
         }
 
         @Override

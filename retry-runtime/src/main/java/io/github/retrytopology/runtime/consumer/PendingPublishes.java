@@ -2,8 +2,6 @@ package io.github.retrytopology.runtime.consumer;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -15,7 +13,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 final class PendingPublishes {
 
     private final ConcurrentNavigableMap<Long, Send> bySequence = new ConcurrentSkipListMap<>();
-    private final Map<String, Send> byPublishId = new ConcurrentHashMap<>();
 
     /** One publish of a republish. */
     static final class Send {
@@ -40,24 +37,24 @@ final class PendingPublishes {
 
     /** Registers a send before it goes out, so that no confirm can arrive before it is known. */
     void add(Send send) {
-        byPublishId.put(send.publishId, send);
         bySequence.put(send.sequence, send);
     }
 
     /** Takes out a send that never went out, or whose channel closed. */
     Send remove(long sequence) {
-        Send send = bySequence.remove(sequence);
-        if (send != null) {
-            byPublishId.remove(send.publishId);
-        }
-        return send;
+        return bySequence.remove(sequence);
     }
 
-    /** Marks a send as returned by the broker. */
+    /**
+     * Marks a send as returned by the broker. Returns are rare (a queue is missing), and come just before the
+     * send's confirm, among the sends still pending: they are looked for rather than indexed.
+     */
     void returned(String publishId, String reason) {
-        Send send = byPublishId.get(publishId);
-        if (send != null) {
-            send.returned = reason;
+        for (Send send : bySequence.values()) {
+            if (send.publishId.equals(publishId)) {
+                send.returned = reason;
+                return;
+            }
         }
     }
 

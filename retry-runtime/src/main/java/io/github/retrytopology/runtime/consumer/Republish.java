@@ -17,24 +17,18 @@ final class Republish {
     final Throwable failure;
     final String queue;
     final AMQP.BasicProperties properties;
-    final String publishId;
     private int outstanding;
     private int refusals;
     private boolean settled;
     private boolean waiting;
 
-    /**
-     * @param properties what every send carries, but for its publish id
-     * @param publishId the publish id of the first send
-     */
-    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, AMQP.BasicProperties properties,
-            String publishId) {
+    /** @param properties what every send carries, but for its publish id: the first send's, as they are */
+    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, AMQP.BasicProperties properties) {
         this.delivery = delivery;
         this.decision = decision;
         this.failure = failure;
         this.queue = queue;
         this.properties = properties;
-        this.publishId = publishId;
     }
 
     /** Records a send; returns false if the republish has settled and needs no more. */

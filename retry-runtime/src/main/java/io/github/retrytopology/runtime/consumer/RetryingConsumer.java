@@ -83,6 +83,7 @@ public final class RetryingConsumer implements AutoCloseable {
     private final int prefetch;
     private final InFlight inFlight = new InFlight();
     private final Admission admission;
+    private final Decisions decisions;
     private final Refusals refusals;
     private final ScheduledExecutorService control;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
@@ -102,6 +103,7 @@ public final class RetryingConsumer implements AutoCloseable {
         this.confirmTimeout = builder.confirmTimeout;
         this.prefetch = builder.prefetch;
         this.admission = new Admission(Math.min(builder.prefetch * builder.consumers, CAUTIOUS_RUN));
+        this.decisions = new Decisions(service);
         this.refusals = new Refusals(service.name(), ticker, REPORT_PERIOD);
         this.nextIdleCheck = ticker.nanos() + IDLE_CHECK_NANOS;
         this.control = Executors.newSingleThreadScheduledExecutor(daemon("retry-" + service.name() + "-control"));
@@ -226,6 +228,10 @@ public final class RetryingConsumer implements AutoCloseable {
 
     Refusals refusals() {
         return refusals;
+    }
+
+    Decisions decisions() {
+        return decisions;
     }
 
     Ticker ticker() {

@@ -3,13 +3,13 @@ package io.github.retrytopology.runtime.consumer;
 import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.RouteIndex;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -28,10 +28,12 @@ public final class Routes {
 
     private final Service service;
     private final Map<Route, Target> targets;
+    private final RouteIndex<Dispatch> index;
 
     private Routes(Service service, Map<Route, Target> targets) {
         this.service = service;
         this.targets = targets;
+        this.index = RouteIndex.of(service, route -> new Dispatch(route, targets.get(route)));
     }
 
     /** Starts the routes of a service; each of its routing keys needs a handler. */
@@ -44,9 +46,9 @@ public final class Routes {
         return service;
     }
 
-    /** Returns the route that takes a routing key, and its handler. */
-    Optional<Dispatch> dispatch(String routingKey) {
-        return service.routeFor(routingKey).map(route -> new Dispatch(route, targets.get(route)));
+    /** Returns the route that takes a routing key, and its handler; null if none does. */
+    Dispatch dispatch(String routingKey) {
+        return index.find(routingKey);
     }
 
     /** Checks that the codec decodes every payload type, so that a missing codec fails at start-up. */

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * The headers this project keeps on a message, and how they change on each failure, park and replay.
@@ -255,7 +254,11 @@ public final class RetryHeaders {
         if (!(value instanceof List<?> list)) {
             return List.of();
         }
-        return list.stream().map(RetryHeaders::text).flatMap(Optional::stream).toList();
+        List<String> lines = new ArrayList<>(list.size());
+        for (Object item : list) {
+            text(item).ifPresent(lines::add);
+        }
+        return lines;
     }
 
     /** The broker's count of deliveries that ended without an answer, on quorum queues. */
@@ -309,27 +312,33 @@ public final class RetryHeaders {
      */
     public Map<String, Object> afterFailure(Envelope envelope, int attempt, Throwable failure, Decision decision,
             Instant now, int maxBytes) {
-        Map<String, Object> next = new HashMap<>(headers);
+        Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
+        next.putAll(headers);
         BROKER_HEADERS.forEach(next::remove);
+        String at = now.toString();
         next.put(ATTEMPTS, attempt);
-        next.putIfAbsent(FIRST_FAILURE, now.toString());
-        next.put(LAST_FAILURE, now.toString());
+        next.putIfAbsent(FIRST_FAILURE, at);
+        next.put(LAST_FAILURE, at);
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
         next.put(EXCEPTION, failure.getClass().getName());
         String message = failure.getMessage() == null ? "" : failure.getMessage();
         next.put(EXCEPTION_MESSAGE, truncate(message, MAX_MESSAGE_LENGTH));
         if (decision instanceof Decision.Park park) {
-            putPark(next, park, now);
+            putPark(next, park, at);
         }
-        List<String> failures = new ArrayList<>(failures());
-        failures.add(truncate("attempt " + attempt + " at " + now + ": " + failure, MAX_HISTORY_LINE));
-        List<String> kept = failures.subList(Math.max(0, failures.size() - MAX_HISTORY), failures.size());
-        next.put(FAILURES, List.copyOf(kept));
+        List<String> failures = failures();
+        int from = Math.max(0, failures.size() + 1 - MAX_HISTORY);
+        List<String> kept = new ArrayList<>(failures.subList(from, failures.size()));
+        kept.add(truncate("attempt " + attempt + " at " + at + ": " + failure, MAX_HISTORY_LINE));
+        next.put(FAILURES, Collections.unmodifiableList(kept));
+        if (sizeBound(next) <= maxBytes) {
+            return next;
+        }
         // Drop the oldest lines, then the exception message, until the headers fit in a frame.
         while (size(next) > maxBytes && !kept.isEmpty()) {
-            kept = kept.subList(1, kept.size());
-            next.put(FAILURES, List.copyOf(kept));
+            kept = new ArrayList<>(kept.subList(1, kept.size()));
+            next.put(FAILURES, Collections.unmodifiableList(kept));
         }
         if (size(next) > maxBytes) {
             next.put(EXCEPTION_MESSAGE, "");
@@ -346,7 +355,7 @@ public final class RetryHeaders {
         BROKER_HEADERS.forEach(next::remove);
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-        putPark(next, park, now);
+        putPark(next, park, now.toString());
         return next;
     }
 
@@ -375,61 +384,82 @@ public final class RetryHeaders {
     }
 
     /**
-     * Returns a copy of {@code properties} to republish with these headers: made persistent, with a fresh
-     * publish id, and without the publisher's {@code expiration}, which {@value #ORIGINAL_EXPIRATION} keeps
+     * Returns a copy of {@code properties} to republish with these headers: made persistent, with a new publish
+     * id, and without the publisher's {@code expiration}, which {@value #ORIGINAL_EXPIRATION} keeps
      * instead. A message without a message id gets a {@value #MESSAGE_ID} that stays with it from then on.
      */
-    public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers,
-            String publishId) {
+    public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers) {
         Map<String, Object> outgoing = new HashMap<>(headers);
-        outgoing.put(PUBLISH_ID, publishId);
+        outgoing.put(PUBLISH_ID, Ids.next());
         if (properties.getExpiration() != null) {
             outgoing.put(ORIGINAL_EXPIRATION, properties.getExpiration());
         }
         if (properties.getMessageId() == null) {
-            outgoing.putIfAbsent(MESSAGE_ID, UUID.randomUUID().toString());
+            outgoing.putIfAbsent(MESSAGE_ID, Ids.next());
         }
         return properties.builder().headers(outgoing).deliveryMode(2).expiration(null).build();
     }
 
-    /** Returns a copy of republished properties with another publish id, for a send of the same republish. */
-    public static AMQP.BasicProperties withPublishId(AMQP.BasicProperties properties, String publishId) {
+    /** Returns a copy of republished properties with a new publish id, for another send of the same republish. */
+    public static AMQP.BasicProperties withNewPublishId(AMQP.BasicProperties properties) {
         Map<String, Object> outgoing = new HashMap<>(properties.getHeaders());
-        outgoing.put(PUBLISH_ID, publishId);
+        outgoing.put(PUBLISH_ID, Ids.next());
         return properties.builder().headers(outgoing).build();
     }
 
-    private static void putPark(Map<String, Object> headers, Decision.Park park, Instant now) {
+    /** The publish id of properties made by {@link #republish} or {@link #withNewPublishId}. */
+    public static String publishId(AMQP.BasicProperties properties) {
+        return String.valueOf(properties.getHeaders().get(PUBLISH_ID));
+    }
+
+    private static void putPark(Map<String, Object> headers, Decision.Park park, String at) {
         headers.put(PARK_REASON, park.reason().id());
         headers.put(PARK_DETAIL, truncate(park.detail(), MAX_MESSAGE_LENGTH));
-        headers.put(PARKED_AT, now.toString());
+        headers.put(PARKED_AT, at);
     }
 
     /** An estimate of the encoded size of a header table, generous for nested values. */
     static int size(Map<String, Object> headers) {
-        int bytes = 0;
-        for (Map.Entry<String, Object> entry : headers.entrySet()) {
-            bytes += 1 + entry.getKey().length() + 1 + valueSize(entry.getValue());
+        return tableSize(headers, true);
+    }
+
+    /**
+     * More than the encoded size of a header table, found without encoding a string: a character takes at most
+     * three bytes in UTF-8 (a surrogate pair, two characters, takes four).
+     */
+    static int sizeBound(Map<String, Object> headers) {
+        return tableSize(headers, false);
+    }
+
+    private static int tableSize(Map<?, ?> table, boolean exact) {
+        int bytes = 4;
+        for (Map.Entry<?, ?> entry : table.entrySet()) {
+            String key = String.valueOf(entry.getKey());
+            bytes += 1 + (exact ? key.getBytes(StandardCharsets.UTF_8).length : 3 * key.length()) + 1
+                    + valueSize(entry.getValue(), exact);
         }
         return bytes;
     }
 
-    private static int valueSize(Object value) {
+    private static int valueSize(Object value, boolean exact) {
         if (value instanceof Map<?, ?> map) {
-            int bytes = 4;
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                bytes += 1 + String.valueOf(entry.getKey()).length() + 1 + valueSize(entry.getValue());
-            }
-            return bytes;
+            return tableSize(map, exact);
         }
         if (value instanceof List<?> list) {
-            return 4 + list.stream().mapToInt(item -> 1 + valueSize(item)).sum();
+            int bytes = 4;
+            for (Object item : list) {
+                bytes += 1 + valueSize(item, exact);
+            }
+            return bytes;
         }
         if (value instanceof byte[] bytes) {
             return 4 + bytes.length;
         }
-        if (value instanceof String || value instanceof LongString) {
-            return 4 + value.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (value instanceof LongString text) {
+            return 4 + (int) text.length();
+        }
+        if (value instanceof String text) {
+            return 4 + (exact ? text.getBytes(StandardCharsets.UTF_8).length : 3 * text.length());
         }
         return 8;
     }

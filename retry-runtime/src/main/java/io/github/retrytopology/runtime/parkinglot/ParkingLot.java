@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -185,7 +184,7 @@ public final class ParkingLot {
                     continue;
                 }
                 AMQP.BasicProperties properties = RetryHeaders.republish(message.properties(),
-                        message.headers().forReplay(), UUID.randomUUID().toString());
+                        message.headers().forReplay());
                 channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
                 awaitConfirm(channel);
                 if (returned.get() != null) {

@@ -223,7 +223,7 @@ class RetryCommandIT {
         Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new Envelope(1, false, "test.events", routingKey),
                 4, failure, park, parkedAt, 100_000);
         AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
-                .messageId("id-" + body).contentType("application/json").build(), headers, "p");
+                .messageId("id-" + body).contentType("application/json").build(), headers);
         try (Channel channel = broker.connect("park").createChannel()) {
             channel.confirmSelect();
             channel.basicPublish("", service.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));

@@ -232,7 +232,7 @@ class ParkingLotIT {
         Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new Envelope(1, false, "test.events", routingKey),
                 4, failure, park, parkedAt, 100_000);
         AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
-                .messageId("id-" + body).contentType("application/json").build(), headers, "p");
+                .messageId("id-" + body).contentType("application/json").build(), headers);
         channel.basicPublish("", orders.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
         channel.waitForConfirmsOrDie(5_000);
     }

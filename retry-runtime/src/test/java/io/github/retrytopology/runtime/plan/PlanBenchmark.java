@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The spec's 500 services have six queues each (3,000 queues, 3,000 policies, 1,500 bindings), classic ones:
  * 3,000 quorum queues, each a Raft group, would weigh on the broker others share for no difference in what the
- * plan reads. Run with {@code ./mvnw -pl retry-runtime -am verify -Pbenchmark}; it needs the test broker, and
+ * plan reads. Run with {@code ./mvnw -pl retry-runtime -am verify -Pbenchmark-plan}; it needs the test broker, and
  * fills a vhost of its own, deleted when it ends.
  */
 @State(Scope.Benchmark)

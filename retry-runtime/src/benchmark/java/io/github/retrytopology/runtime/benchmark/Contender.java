@@ -1,0 +1,221 @@
+package io.github.retrytopology.runtime.benchmark;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.RetryListener;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.Routes;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.springframework.amqp.core.AcknowledgeMode;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
+import org.springframework.amqp.rabbit.listener.AbstractMessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
+
+/** One way of consuming a service's queue that the benchmark measures. */
+interface Contender {
+
+    /** What the handler does with every message. */
+    enum Work {
+        /** It returns: the message is acknowledged. */
+        SUCCEED,
+        /** It fails: the message goes to the service's first tier, and is acknowledged once that is confirmed. */
+        FAIL
+    }
+
+    /** A failure without a stack trace, the same for every message: the benchmark measures the consumer. */
+    IllegalStateException FAILURE = new IllegalStateException("fails on purpose") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
+
+    String name();
+
+    /**
+     * Starts consuming, on {@code connection} or, for a container that opens its own, from {@code factory};
+     * {@code counter} hears of every message finished with.
+     */
+    Running start(Connection connection, ConnectionFactory factory, Service service, ConsumerBenchmark.Options options,
+            Counter counter) throws Exception;
+
+    /** A contender consuming. */
+    interface Running {
+        void stop() throws Exception;
+    }
+
+    /** This project's consumer. */
+    static Contender runtime(Work work) {
+        return new Contender() {
+            @Override
+            public String name() {
+                return "retry-runtime";
+            }
+
+            @Override
+            public Running start(Connection connection, ConnectionFactory factory, Service service,
+                    ConsumerBenchmark.Options options, Counter counter) throws IOException {
+                Routes.Builder routes = Routes.builder(service);
+                service.routes().forEach(route -> routes.on(route.key().value(), context -> {
+                    if (work == Work.FAIL) {
+                        throw FAILURE;
+                    }
+                    counter.done();
+                }));
+                RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
+                        .prefetch(options.prefetch()).consumers(options.consumers())
+                        .listener(new RetryListener() {
+                            @Override
+                            public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
+                                counter.done();
+                            }
+                        })
+                        .start();
+                return () -> consumer.stop(Duration.ofSeconds(30));
+            }
+        };
+    }
+
+    /**
+     * The Java client alone, doing the same work by hand: an acknowledgement per message; for a failure, a
+     * persistent, mandatory publish to the tier queue with a header, acknowledged once the broker confirms it.
+     */
+    static Contender raw(Work work) {
+        return new Contender() {
+            @Override
+            public String name() {
+                return "raw amqp-client";
+            }
+
+            @Override
+            public Running start(Connection connection, ConnectionFactory factory, Service service,
+                    ConsumerBenchmark.Options options, Counter counter) throws IOException {
+                List<Channel> channels = new ArrayList<>();
+                List<String> tags = new ArrayList<>();
+                String tier = service.tiers().isEmpty() ? null : service.tiers().get(0).queue();
+                for (int i = 0; i < options.consumers(); i++) {
+                    Channel channel = connection.createChannel();
+                    channels.add(channel);
+                    channel.basicQos(options.prefetch());
+                    ConcurrentNavigableMap<Long, Long> pending = new ConcurrentSkipListMap<>();
+                    if (work == Work.FAIL) {
+                        channel.confirmSelect();
+                        channel.addConfirmListener(new ConfirmListener() {
+                            @Override
+                            public void handleAck(long sequence, boolean multiple) throws IOException {
+                                for (long tag : take(pending, sequence, multiple)) {
+                                    channel.basicAck(tag, false);
+                                    counter.done();
+                                }
+                            }
+
+                            @Override
+                            public void handleNack(long sequence, boolean multiple) throws IOException {
+                                for (long tag : take(pending, sequence, multiple)) {
+                                    channel.basicNack(tag, false, true);
+                                }
+                            }
+                        });
+                    }
+                    tags.add(channel.basicConsume(service.queue(), false, new DefaultConsumer(channel) {
+                        @Override
+                        public void handleDelivery(String consumerTag, Envelope envelope,
+                                AMQP.BasicProperties properties, byte[] body) throws IOException {
+                            if (work == Work.SUCCEED) {
+                                counter.done();
+                                channel.basicAck(envelope.getDeliveryTag(), false);
+                                return;
+                            }
+                            Map<String, Object> headers = new HashMap<>();
+                            headers.put("attempts", 1);
+                            AMQP.BasicProperties retry = properties.builder().headers(headers).deliveryMode(2).build();
+                            synchronized (pending) {
+                                pending.put(channel.getNextPublishSeqNo(), envelope.getDeliveryTag());
+                                channel.basicPublish("", tier, true, retry, body);
+                            }
+                        }
+                    }));
+                }
+                return () -> {
+                    for (int i = 0; i < channels.size(); i++) {
+                        channels.get(i).basicCancel(tags.get(i));
+                    }
+                    for (Channel channel : channels) {
+                        channel.abort();
+                    }
+                };
+            }
+        };
+    }
+
+    private static List<Long> take(ConcurrentNavigableMap<Long, Long> pending, long sequence, boolean multiple) {
+        List<Long> tags = new ArrayList<>();
+        if (multiple) {
+            var confirmed = pending.headMap(sequence, true);
+            tags.addAll(confirmed.values());
+            confirmed.clear();
+        } else {
+            Long tag = pending.remove(sequence);
+            if (tag != null) {
+                tags.add(tag);
+            }
+        }
+        return tags;
+    }
+
+    /** Spring AMQP's SimpleMessageListenerContainer: its own consumer threads, automatic acknowledgements. */
+    static Contender springSimple() {
+        return spring("Spring SMLC", SimpleMessageListenerContainer::new, (container, consumers) -> ((SimpleMessageListenerContainer) container).setConcurrentConsumers(consumers));
+    }
+
+    /** Spring AMQP's DirectMessageListenerContainer: listeners on the client's threads, automatic acknowledgements. */
+    static Contender springDirect() {
+        return spring("Spring DMLC", DirectMessageListenerContainer::new,
+                (container, consumers) -> ((DirectMessageListenerContainer) container).setConsumersPerQueue(consumers));
+    }
+
+    private static Contender spring(String name,
+            java.util.function.Function<CachingConnectionFactory, AbstractMessageListenerContainer> create,
+            java.util.function.BiConsumer<AbstractMessageListenerContainer, Integer> consumers) {
+        return new Contender() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Running start(Connection connection, ConnectionFactory factory, Service service,
+                    ConsumerBenchmark.Options options, Counter counter) {
+                CachingConnectionFactory caching = new CachingConnectionFactory(factory);
+                AbstractMessageListenerContainer container = create.apply(caching);
+                container.setQueueNames(service.queue());
+                consumers.accept(container, options.consumers());
+                container.setPrefetchCount(options.prefetch());
+                container.setAcknowledgeMode(AcknowledgeMode.AUTO);
+                container.setMessageListener(message -> counter.done());
+                container.afterPropertiesSet();
+                container.start();
+                return () -> {
+                    container.stop();
+                    caching.destroy();
+                };
+            }
+        };
+    }
+}

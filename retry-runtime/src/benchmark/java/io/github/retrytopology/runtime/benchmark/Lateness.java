@@ -1,0 +1,126 @@
+package io.github.retrytopology.runtime.benchmark;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.Routes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How late retries arrive: messages published at a steady 1,000 a second fail once, twice or three times, so that
+ * the service's three tiers (200 ms, 1 s, 5 s) hold messages at once; a retry's lateness is the time from its
+ * failure to its next delivery, less its tier's delay.
+ */
+final class Lateness {
+
+    private static final int RATE = 1_000;
+    private static final int SECONDS = 10;
+
+    private Lateness() {
+    }
+
+    static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
+        int tiers = service.tiers().size();
+        System.out.printf(Locale.ROOT, "== lateness: %,d messages paced at %,d/s, failing 1 to %d times through tiers "
+                + "of %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, tiers,
+                service.tiers().stream().map(tier -> tier.delay().toString()).toList());
+        List<List<Double>> p99s = new ArrayList<>();
+        for (int tier = 0; tier < tiers; tier++) {
+            p99s.add(new ArrayList<>());
+        }
+        for (int round = 0; round < benchmark.options().rounds(); round++) {
+            double[][] late = once(benchmark, service);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d", round + 1));
+            for (int tier = 0; tier < tiers; tier++) {
+                double[] sorted = late[tier].clone();
+                Arrays.sort(sorted);
+                p99s.get(tier).add(percentile(sorted, 0.99));
+                line.append(String.format(Locale.ROOT, "   tier %d (%s): %.1f / %.1f / %.1f", tier + 1,
+                        service.tier(tier + 1).delay(), percentile(sorted, 0.5), percentile(sorted, 0.99),
+                        sorted[sorted.length - 1]));
+            }
+            System.out.println(line);
+        }
+        StringBuilder medians = new StringBuilder("  median p99:");
+        for (int tier = 0; tier < tiers; tier++) {
+            medians.append(String.format(Locale.ROOT, "  tier %d %.1f ms (%.1f-%.1f)", tier + 1,
+                    Report.median(p99s.get(tier)), Report.min(p99s.get(tier)), Report.max(p99s.get(tier))));
+        }
+        System.out.println(medians);
+        System.out.println();
+    }
+
+    /** One paced run; returns, per tier, how late each of its retries arrived, in milliseconds. */
+    private static double[][] once(ConsumerBenchmark benchmark, Service service) throws Exception {
+        int messages = RATE * SECONDS;
+        int tiers = service.tiers().size();
+        long[][] failedAt = new long[messages][tiers + 1];
+        long[][] arrivedAt = new long[messages][tiers + 2];
+        benchmark.purge(service);
+        Counter counter = new Counter(messages);
+        Routes.Builder routes = Routes.builder(service);
+        service.routes().forEach(route -> routes.on(route.key().value(), context -> {
+            long now = System.nanoTime();
+            int index = ConsumerBenchmark.index(context.body());
+            int attempt = context.attempt();
+            arrivedAt[index][attempt] = now;
+            if (attempt <= 1 + index % tiers) {
+                failedAt[index][attempt] = System.nanoTime();
+                throw Contender.FAILURE;
+            }
+            counter.done();
+        }));
+        try (Connection connection = benchmark.connect("lateness")) {
+            RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
+                    .prefetch(benchmark.options().prefetch()).consumers(benchmark.options().consumers()).start();
+            publishPaced(benchmark, service, messages);
+            if (!counter.await(benchmark.options().timeoutSeconds())) {
+                throw new IllegalStateException("only " + counter.count() + " of " + messages + " succeeded");
+            }
+            consumer.stop(Duration.ofSeconds(30));
+        }
+        double[][] late = new double[tiers][];
+        for (int tier = 1; tier <= tiers; tier++) {
+            long delay = service.tier(tier).delay().toNanos();
+            List<Double> values = new ArrayList<>();
+            for (int index = 0; index < messages; index++) {
+                if (1 + index % tiers >= tier) {
+                    values.add((arrivedAt[index][tier + 1] - failedAt[index][tier] - delay) / 1e6);
+                }
+            }
+            late[tier - 1] = values.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+        return late;
+    }
+
+    private static void publishPaced(ConsumerBenchmark benchmark, Service service, int messages) throws Exception {
+        byte[] padding = new byte[Math.max(0, benchmark.options().size() - 16)];
+        Arrays.fill(padding, (byte) 'x');
+        try (Connection connection = benchmark.connect("paced-publisher")) {
+            Channel channel = connection.createChannel();
+            channel.confirmSelect();
+            long start = System.nanoTime();
+            long every = 1_000_000_000L / RATE;
+            for (int i = 0; i < messages; i++) {
+                long due = start + i * every;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                channel.basicPublish(benchmark.spec().exchange(), service.routes().get(0).key().value(), false,
+                        ConsumerBenchmark.persistent(), ConsumerBenchmark.body(i, true, padding));
+            }
+            channel.waitForConfirmsOrDie(60_000);
+        }
+    }
+
+    private static double percentile(double[] sorted, double fraction) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+    }
+}
