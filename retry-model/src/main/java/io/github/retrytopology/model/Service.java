@@ -87,9 +87,17 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         return retryPolicy.decide(failedAttempt, failure);
     }
 
-    /** Returns the first route, in the spec's order, whose key matches this routing key. */
+    /**
+     * Returns the first route, in the spec's order, whose key matches this routing key. The runtime asks this
+     * for every delivery: it runs no stream and matches each key in time linear in the routing key's length.
+     */
     public Optional<Route> routeFor(String routingKey) {
-        return routes.stream().filter(route -> route.key().matches(routingKey)).findFirst();
+        for (Route route : routes) {
+            if (route.key().matches(routingKey)) {
+                return Optional.of(route);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The route with exactly this binding key. */
