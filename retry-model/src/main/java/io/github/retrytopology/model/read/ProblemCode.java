@@ -15,8 +15,10 @@ public enum ProblemCode {
     YAML_SYNTAX("yaml-syntax"),
     /** The file holds more than one YAML document. */
     MULTIPLE_DOCUMENTS("multiple-documents"),
-    /** A value carries a YAML tag that could construct an arbitrary type. */
+    /** A value carries an explicit YAML tag, such as {@code !!str} or one that names a Java class. */
     EXPLICIT_TAG("explicit-tag"),
+    /** A value holds a lone UTF-16 surrogate, from an escape, which is no character. */
+    BAD_CHARACTER("bad-character"),
     /** A mapping names the same key twice. */
     DUPLICATE_KEY("duplicate-key"),
     /** Two services share a name. */
