@@ -14,8 +14,8 @@ import java.util.Comparator;
  * @param message what is wrong, quoting the bad value, and what was expected
  *
  * <p>The path and the message quote what the spec holds, so every character that could break or forge a line
- * of a log, or turn the text around, is written as an escape: {@code \r}, {@code \n}, {@code \t}, or
- * {@code \}{@code uXXXX}.
+ * of a log, turn the text around or hide in it, is written as an escape: {@code \r}, {@code \n},
+ * {@code \t}, or {@code \}{@code uXXXX}.
  */
 public record Problem(Position position, String path, ProblemCode code, String message) {
 
@@ -45,15 +45,20 @@ public record Problem(Position position, String path, ProblemCode code, String m
                 printable.append("\\r");
             } else if (c == '\t') {
                 printable.append("\\t");
-            } else if (Character.isISOControl(c) || Character.isSurrogate(c) || c == '\u2028' || c == '\u2029'
-                    || (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069')
-                    || c == '\u200E' || c == '\u200F' || c == '\u061C') {
+            } else if (escaped(c)) {
                 printable.append(String.format("\\u%04X", (int) c));
             } else {
                 printable.append(c);
             }
         }
         return printable.toString();
+    }
+
+    /** Controls, format characters (invisible ones, and bidirectional controls), separators, lone surrogates. */
+    private static boolean escaped(char c) {
+        int type = Character.getType(c);
+        return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE;
     }
 
     /** Returns {@code file:line:column [code] path: message}. */
