@@ -32,12 +32,14 @@ public final class HandlerSource {
      * @param suppressWarnings how to write {@code SuppressWarnings}
      * @param serviceConstant how to write the service's constant, such as {@code RetryTopology.CDN_PURGE}
      * @param handler the name of the {@code routes} method's parameter
+     * @param builder the name of its builder: one statement per route, as a chain of a thousand calls would
+     *     overflow javac's stack
      * @param typed whether any method takes a decoded payload, whose class may be generic and is then taken raw
      * @param methods one per routing key, in the spec's order
      */
     public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
             String serviceDoc, String queueDoc, List<String> policyDoc, String sourceDoc, String deliveryContext,
-            String routes, String exception, String suppressWarnings, String serviceConstant, String handler, boolean typed,
+            String routes, String exception, String suppressWarnings, String serviceConstant, String handler, String builder, boolean typed,
             List<Method> methods) {
     }
 
@@ -74,7 +76,7 @@ public final class HandlerSource {
                 Javadoc.code(service.name()), Javadoc.code(service.queue()),
                 Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110),
                 Javadoc.text(sourceName), deliveryContext, routes, exception, suppressWarnings, topology + "." + service.constant(),
-                imports.variable("handler"), typed, methods);
+                imports.variable("handler"), imports.variable("routes"), typed, methods);
         return GeneratedFile.of(directory.resolve(name + ".java"), Templates.java(TEMPLATE, variables));
     }
 }

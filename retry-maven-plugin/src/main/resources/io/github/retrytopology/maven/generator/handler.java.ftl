@@ -41,10 +41,10 @@ public interface ${name} {
      * order the spec lists them, that matches.
      */
     static ${routes} routes(${name} ${handler}) {
-        return ${routes}.builder(${serviceConstant})
+        ${routes}.Builder ${builder} = ${routes}.builder(${serviceConstant});
 <#list methods as method>
-                .on(${method.key?c}, <#if method.typed>${method.payloadType}.class, </#if>${handler}::${method.name})
+        ${builder}.on(${method.key?c}, <#if method.typed>${method.payloadType}.class, </#if>${handler}::${method.name});
 </#list>
-                .build();
+        return ${builder}.build();
     }
 }

@@ -137,8 +137,9 @@ public final class SpecReader {
         // Nothing is ever constructed from the nodes, so any tag is harmless to compose; each is then refused
         // with its position by TagRefusingParser rather than as a syntax error.
         options.setTagInspector(tag -> true);
+        StreamReader reader = new StreamReader(text);
         try {
-            Parser parser = new TagRefusingParser(new ParserImpl(new StreamReader(text), options));
+            Parser parser = new TagRefusingParser(new ParserImpl(reader, options));
             Composer composer = new Composer(parser, new Resolver(), options);
             if (!composer.checkNode()) {
                 reportEmpty();
@@ -165,6 +166,10 @@ public final class SpecReader {
                     String.format("character U+%04X is not allowed in YAML", e.getCodePoint()));
         } catch (YAMLException e) {
             problems.report(start(), "", ProblemCode.YAML_SYNTAX, "the file is refused: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // SnakeYAML itself fails on some malformed input, such as an escape cut short by the end of the file.
+            problems.report(positionAt(reader.getIndex()), "", ProblemCode.YAML_SYNTAX,
+                    "this is not valid YAML, and the YAML reader stopped here: " + e.getMessage());
         }
         return Optional.empty();
     }
