@@ -13,6 +13,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Turns a {@code retry.yml} into its generated files: a handler interface per service and the topology class,
@@ -50,11 +56,24 @@ public final class Generator {
         if (output.isUpToDate(fingerprint)) {
             return GenerationResult.alreadyUpToDate();
         }
-        RetrySpec model = RetrySpec.parse(spec, request.spec().toString());
-        List<GeneratedFile> files = render(model, new String(spec, StandardCharsets.UTF_8), request);
-        GeneratedOutput.Changes changes = output.write(files.stream().map(GeneratedFile::path).toList(),
-                files.stream().map(GeneratedFile::content).toList(), fingerprint);
-        return new GenerationResult(false, changes.written(), changes.unchanged(), changes.deleted());
+        // A second thread loads the templates while this one reads the spec, then renders the definitions while
+        // this one renders the Java sources: a build's other core is otherwise idle while the plugin runs.
+        ExecutorService helper = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "retry-generate");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            Future<?> templates = helper.submit(Templates::load);
+            RetrySpec model = RetrySpec.parse(spec, request.spec().toString());
+            join(templates);
+            List<GeneratedFile> files = render(model, new String(spec, StandardCharsets.UTF_8), request, helper);
+            GeneratedOutput.Changes changes = output.write(files.stream().map(GeneratedFile::path).toList(),
+                    files.stream().map(GeneratedFile::content).toList(), fingerprint);
+            return new GenerationResult(false, changes.written(), changes.unchanged(), changes.deleted());
+        } finally {
+            helper.shutdownNow();
+        }
     }
 
     /**
@@ -65,23 +84,45 @@ public final class Generator {
      */
     public List<GeneratedFile> render(String specText, GenerationRequest request) {
         String file = request.spec().getFileName().toString();
-        return render(RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file), specText, request);
+        return render(RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file), specText, request, Runnable::run);
     }
 
-    private List<GeneratedFile> render(RetrySpec spec, String specText, GenerationRequest request) {
+    /** Renders the definitions with {@code helper}, and everything else on this thread. */
+    private List<GeneratedFile> render(RetrySpec spec, String specText, GenerationRequest request, Executor helper) {
         String sourceName = request.spec().getFileName().toString();
         Path javaPackage = packageDirectory(request.javaOutput(), spec.javaPackage());
         Path resources = packageDirectory(request.resourceOutput(), spec.javaPackage());
+        CompletableFuture<List<GeneratedFile>> definitions = CompletableFuture.supplyAsync(() -> {
+            Topology topology = spec.topology();
+            return List.of(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true),
+                    DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
+        }, helper);
         List<GeneratedFile> files = new ArrayList<>();
         files.add(TopologySource.render(spec, specText, javaPackage, NAME, sourceName));
         for (Service service : spec.services()) {
             files.add(HandlerSource.render(spec, service, javaPackage, NAME, sourceName));
         }
-        Topology topology = spec.topology();
-        files.add(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true));
-        files.add(DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
         files.add(TopologyDiagram.render(spec, resources.resolve(Resources.DIAGRAM), sourceName));
+        files.addAll(join(definitions));
         return files;
+    }
+
+    /** Waits for a task of the helper thread, and throws what it threw. */
+    private static <T> T join(Future<T> task) {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GenerationException("interrupted while generating", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new GenerationException("generating failed: " + e.getCause(), e.getCause());
+        }
     }
 
     private static Path packageDirectory(Path root, String javaPackage) {

@@ -39,9 +39,9 @@ public interface FinanceHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(FinanceHandler handler) {
-        return Routes.builder(RetryTopology.FINANCE)
-                .on("order.completed", OrderEvent.class, handler::orderCompleted)
-                .on("order.refunded", handler::orderRefunded)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.FINANCE);
+        routes.on("order.completed", OrderEvent.class, handler::orderCompleted);
+        routes.on("order.refunded", handler::orderRefunded);
+        return routes.build();
     }
 }

@@ -34,8 +34,8 @@ public interface TicketingHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(TicketingHandler handler) {
-        return Routes.builder(RetryTopology.TICKETING)
-                .on("order.*", OrderEvent.class, handler::orderEvent)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.TICKETING);
+        routes.on("order.*", OrderEvent.class, handler::orderEvent);
+        return routes.build();
     }
 }
