@@ -52,6 +52,7 @@ public final class BindingKey {
     private final int[] literalHashes;
     private final long[] literalLow;
     private final long[] literalHigh;
+    private final boolean hasLiterals;
 
     private BindingKey(String value) {
         Optional<String> problem = problem(value);
@@ -90,6 +91,7 @@ public final class BindingKey {
         anyHigh = any[1];
         allLow = all[0];
         allHigh = all[1];
+        hasLiterals = !positions.isEmpty();
         int capacity = Integer.highestOneBit(Math.max(1, positions.size()) * 2) * 2;
         literals = new String[capacity];
         literalHashes = new int[capacity];
@@ -282,6 +284,9 @@ public final class BindingKey {
 
     /** The table slot of the literal word {@code text[start, end)}, or -1 if this key has no such word. */
     private int literalSlot(String text, int start, int end) {
+        if (!hasLiterals) {
+            return -1;
+        }
         int hash = 0;
         for (int i = start; i < end; i++) {
             hash = 31 * hash + text.charAt(i);

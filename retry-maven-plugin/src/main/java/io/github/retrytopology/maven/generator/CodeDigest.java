@@ -32,10 +32,15 @@ final class CodeDigest {
         MessageDigest digest = sha256();
         for (Class<?> type : classes) {
             Path location = location(type);
-            if (location == null) {
-                templates(digest);
-            } else {
-                update(digest, location);
+            try {
+                if (location == null) {
+                    templates(digest);
+                } else {
+                    update(digest, location);
+                }
+            } catch (UncheckedIOException unreadable) {
+                // Then the code is known by the plugin's version alone, as it was before this digest.
+                digest.update(type.getName().getBytes(StandardCharsets.UTF_8));
             }
         }
         return HexFormat.of().formatHex(digest.digest());
