@@ -123,16 +123,13 @@ public final class BindingKey {
      * Says what is wrong with a binding key, or nothing if RabbitMQ will accept it and treat it as written.
      * Beyond RabbitMQ's own limit of 255 bytes, this refuses what RabbitMQ would accept but not treat as
      * meant: empty keys and words, wildcards inside words ({@code photo*} matches only the literal word
-     * {@code photo*}), white space, and lone UTF-16 surrogates, which are no characters at all.
+     * {@code photo*}) and white space.
      */
     public static Optional<String> problem(String value) {
         if (value == null || value.isEmpty()) {
             return Optional.of("a binding key needs at least one word");
         }
         String quoted = "'" + value + "'";
-        if (hasLoneSurrogate(value)) {
-            return Optional.of(quoted + " holds a lone UTF-16 surrogate, which is not a character");
-        }
         int bytes = value.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_BYTES) {
             return Optional.of(quoted + " is " + bytes + " bytes long; RabbitMQ allows at most " + MAX_BYTES);
@@ -268,18 +265,6 @@ public final class BindingKey {
         }
         int first = words.length - 1;
         return first < 64 ? (coveredLow >>> first & 1) != 0 : (coveredHigh >>> (first - 64) & 1) != 0;
-    }
-
-    private static boolean hasLoneSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The table slot of the literal word {@code text[start, end)}, or -1 if this key has no such word. */

@@ -1,6 +1,5 @@
 package io.github.retrytopology.model;
 
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -65,46 +64,11 @@ public class BindingKeyBenchmark {
 
     @Benchmark
     public boolean wordLists() {
-        return new WordLists(words(key.value()), words(routingKey)).match(0, 0);
+        return WordLists.matches(key.value(), routingKey);
     }
 
     @Benchmark
     public Object baselineSplit() {
-        return words(routingKey);
-    }
-
-    private static List<String> words(String key) {
-        return key.isEmpty() ? List.of() : List.of(key.split("\\.", -1));
-    }
-
-    /** The matching of the model before keys were compiled: word lists and a memo table, built per match. */
-    private static final class WordLists {
-        private final List<String> pattern;
-        private final List<String> subject;
-        private final Boolean[][] memo;
-
-        WordLists(List<String> pattern, List<String> subject) {
-            this.pattern = pattern;
-            this.subject = subject;
-            this.memo = new Boolean[pattern.size() + 1][subject.size() + 1];
-        }
-
-        boolean match(int p, int s) {
-            if (memo[p][s] == null) {
-                memo[p][s] = compute(p, s);
-            }
-            return memo[p][s];
-        }
-
-        private boolean compute(int p, int s) {
-            if (p == pattern.size()) {
-                return s == subject.size();
-            }
-            String word = pattern.get(p);
-            if (word.equals("#")) {
-                return match(p + 1, s) || (s < subject.size() && match(p, s + 1));
-            }
-            return s < subject.size() && (word.equals("*") || word.equals(subject.get(s))) && match(p + 1, s + 1);
-        }
+        return WordLists.words(routingKey);
     }
 }
