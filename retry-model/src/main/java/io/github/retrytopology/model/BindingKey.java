@@ -62,7 +62,9 @@ public final class BindingKey {
         this.value = value;
         List<String> collapsed = new ArrayList<>();
         for (String word : value.split("\\.", -1)) {
-            if (!(word.equals(ANY_WORDS) && !collapsed.isEmpty() && collapsed.get(collapsed.size() - 1).equals(ANY_WORDS))) {
+            boolean repeatedHash = word.equals(ANY_WORDS) && !collapsed.isEmpty()
+                    && collapsed.get(collapsed.size() - 1).equals(ANY_WORDS);
+            if (!repeatedHash) {
                 collapsed.add(word);
             }
         }
@@ -279,7 +281,8 @@ public final class BindingKey {
         int length = end - start;
         for (int slot = slot(hash); literals[slot] != null; slot = (slot + 1) & (literals.length - 1)) {
             String literal = literals[slot];
-            if (literalHashes[slot] == hash && literal.length() == length && text.regionMatches(start, literal, 0, length)) {
+            if (literalHashes[slot] == hash && literal.length() == length
+                    && text.regionMatches(start, literal, 0, length)) {
                 return slot;
             }
         }
@@ -292,7 +295,8 @@ public final class BindingKey {
 
     private static void setBit(long[] bits, int bit) {
         if (bit >= MAX_WORDS) {
-            throw new IllegalStateException("a key of at most " + MAX_BYTES + " bytes has at most " + MAX_WORDS + " words");
+            throw new IllegalStateException("a key of at most " + MAX_BYTES + " bytes has at most " + MAX_WORDS
+                    + " words");
         }
         bits[bit >>> 6] |= 1L << (bit & 63);
     }

@@ -55,7 +55,8 @@ final class CodeDigest {
             }
             try (Stream<Path> files = Files.walk(location)) {
                 for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    digest.update(location.relativize(file).toString().replace('\\', '/').getBytes(StandardCharsets.UTF_8));
+                    String name = location.relativize(file).toString().replace('\\', '/');
+                    digest.update(name.getBytes(StandardCharsets.UTF_8));
                     digest.update((byte) 0);
                     digest.update(Files.readAllBytes(file));
                 }

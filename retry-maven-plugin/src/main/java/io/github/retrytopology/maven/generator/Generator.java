@@ -84,7 +84,8 @@ public final class Generator {
      */
     public List<GeneratedFile> render(String specText, GenerationRequest request) {
         String file = request.spec().getFileName().toString();
-        return render(RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file), specText, request, Runnable::run);
+        RetrySpec spec = RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file);
+        return render(spec, specText, request, Runnable::run);
     }
 
     /** Renders the definitions with {@code helper}, and everything else on this thread. */

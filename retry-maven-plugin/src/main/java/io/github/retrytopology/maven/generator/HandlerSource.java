@@ -39,8 +39,8 @@ public final class HandlerSource {
      */
     public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
             String serviceDoc, String queueDoc, List<String> policyDoc, String sourceDoc, String deliveryContext,
-            String routes, String exception, String suppressWarnings, String serviceConstant, String handler, String builder, boolean typed,
-            List<Method> methods) {
+            String routes, String exception, String suppressWarnings, String serviceConstant, String handler,
+            String builder, boolean typed, List<Method> methods) {
     }
 
     /**
@@ -75,8 +75,9 @@ public final class HandlerSource {
         Variables variables = new Variables(spec.javaPackage(), imports.imports(), generated, generator, name,
                 Javadoc.code(service.name()), Javadoc.code(service.queue()),
                 Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110),
-                Javadoc.text(sourceName), deliveryContext, routes, exception, suppressWarnings, topology + "." + service.constant(),
-                imports.variable("handler"), imports.variable("routes"), typed, methods);
+                Javadoc.text(sourceName), deliveryContext, routes, exception, suppressWarnings,
+                topology + "." + service.constant(), imports.variable("handler"), imports.variable("routes"), typed,
+                methods);
         return GeneratedFile.of(directory.resolve(name + ".java"), Templates.java(TEMPLATE, variables));
     }
 }

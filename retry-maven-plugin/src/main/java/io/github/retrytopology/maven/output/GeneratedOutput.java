@@ -168,7 +168,8 @@ public final class GeneratedOutput {
         }
         try {
             Path file = root.resolve(entry.substring(space + 1)).normalize();
-            return file.startsWith(root) && !file.equals(root) && !file.equals(stamp) ? Optional.of(file) : Optional.empty();
+            boolean inside = file.startsWith(root) && !file.equals(root) && !file.equals(stamp);
+            return inside ? Optional.of(file) : Optional.empty();
         } catch (java.nio.file.InvalidPathException e) {
             return Optional.empty();
         }
