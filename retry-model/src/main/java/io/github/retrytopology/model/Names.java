@@ -37,6 +37,18 @@ public final class Names {
     public static final Set<String> TOPOLOGY_CONSTANTS =
             Set.of("SPEC", "VHOST", "EXCHANGE", "DEFINITIONS", "VHOST_DEFINITIONS", "DIAGRAM");
 
+    /**
+     * The most UTF-8 bytes of a name the generated code writes or makes a file of: a Java package, a class
+     * name, a handler method, and each generated file's name, which file systems limit to 255 bytes.
+     */
+    public static final int MAX_JAVA_NAME_BYTES = 255;
+
+    /**
+     * The first words of the packages that generated code refers to by qualified name, besides the spec's own
+     * and its payloads': a payload class of the same simple name would hide them.
+     */
+    public static final Set<String> GENERATED_CODE_PACKAGE_ROOTS = Set.of("io", "java", "javax");
+
     /** Handler names the generated handler interface cannot use as methods. */
     public static final Set<String> RESERVED_HANDLER_NAMES = Set.of(
             // Members of java.lang.Object, which an implementation would overload confusingly.
@@ -197,6 +209,16 @@ public final class Names {
         return javaType(service) + "Handler";
     }
 
+    /**
+     * The longest file name generated for a service: its handler interface's class file, or the class file of
+     * its nested class of names in the topology class, {@code RetryTopology$CdnPurge.class}.
+     */
+    public static String longestFileName(String service) {
+        String handler = handlerInterface(service) + ".class";
+        String names = TOPOLOGY_CLASS + "$" + javaType(service) + ".class";
+        return handler.length() >= names.length() ? handler : names;
+    }
+
     /** The constant, in a service's class of names, that holds the wait queue of a tier: {@code RETRY_1}. */
     public static String tierConstant(int tier) {
         if (tier < 1) {
@@ -216,8 +238,13 @@ public final class Names {
      * {@code photoDeleted}. Empty if the key has no letter or digit at all.
      */
     public static Optional<String> handlerMethod(BindingKey key) {
+        return handlerMethod(key.value());
+    }
+
+    /** The handler method named after the words of this text, as {@link #handlerMethod(BindingKey)} names it. */
+    public static Optional<String> handlerMethod(String key) {
         StringBuilder method = new StringBuilder();
-        for (String word : key.value().split("[^\\p{L}\\p{Nd}]+")) {
+        for (String word : key.split("[^\\p{L}\\p{Nd}]+")) {
             if (word.isEmpty()) {
                 continue;
             }

@@ -32,6 +32,12 @@ import java.util.stream.Collectors;
 public record RetrySpec(String javaPackage, String vhost, String exchange, QueueSettings queueSettings,
         List<Service> services) {
 
+    /**
+     * The most queues a spec may need: each service's own, its parking lot and its wait queues. Beyond this, the
+     * generated definitions and classes grow past what a build, a broker import and a class file take well.
+     */
+    public static final int MAX_QUEUES = 10_000;
+
     public RetrySpec {
         requireNonNull(javaPackage, "javaPackage");
         requireNonNull(vhost, "vhost");
@@ -42,11 +48,16 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
             throw new IllegalArgumentException("a spec has at least one service");
         }
         Set<String> types = new HashSet<>();
+        long queues = 0;
         for (Service service : services) {
             if (!types.add(service.javaType())) {
                 throw new IllegalArgumentException("two services are named '" + service.name()
                         + "' once their names are turned into Java names");
             }
+            queues += 2 + service.retryPolicy().tiers().size();
+        }
+        if (queues > MAX_QUEUES) {
+            throw new IllegalArgumentException("the services need " + queues + " queues, more than " + MAX_QUEUES);
         }
     }
 

@@ -22,14 +22,21 @@ import java.util.Set;
  */
 public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, QueueType queueType) {
 
+    /**
+     * The most routing keys one service may consume. Bindings this many are a design to rethink, and the bound
+     * keeps the check that no key hides behind an earlier one quick.
+     */
+    public static final int MAX_ROUTING_KEYS = 1_000;
+
     public Service {
         requireNonNull(name, "name");
         if (!Names.isServiceName(name)) {
             throw new IllegalArgumentException("service name '" + name + "' is not lower-kebab-case");
         }
         routes = List.copyOf(routes);
-        if (routes.isEmpty()) {
-            throw new IllegalArgumentException("service '" + name + "' has no routing keys");
+        if (routes.isEmpty() || routes.size() > MAX_ROUTING_KEYS) {
+            throw new IllegalArgumentException("service '" + name + "' has " + routes.size() + " routing keys; it needs 1 to "
+                    + MAX_ROUTING_KEYS);
         }
         Set<BindingKey> keys = new HashSet<>();
         Set<String> handlers = new HashSet<>();
@@ -87,9 +94,17 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         return retryPolicy.decide(failedAttempt, failure);
     }
 
-    /** Returns the first route, in the spec's order, whose key matches this routing key. */
+    /**
+     * Returns the first route, in the spec's order, whose key matches this routing key. The runtime asks this
+     * for every delivery: it runs no stream and matches each key in time linear in the routing key's length.
+     */
     public Optional<Route> routeFor(String routingKey) {
-        return routes.stream().filter(route -> route.key().matches(routingKey)).findFirst();
+        for (Route route : routes) {
+            if (route.key().matches(routingKey)) {
+                return Optional.of(route);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The route with exactly this binding key. */

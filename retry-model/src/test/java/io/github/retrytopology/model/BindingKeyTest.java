@@ -3,9 +3,16 @@ package io.github.retrytopology.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Topic matching with RabbitMQ's semantics; the cases follow its topic exchange, word for word. */
 class BindingKeyTest {
@@ -45,6 +52,16 @@ class BindingKeyTest {
         "*               | .                   | false",
         "*.*             | .                   | true",
         "#               | ..                  | true",
+        // '#.#' means what '#' means, as in RabbitMQ
+        "#.#             | ''                  | true",
+        "#.#             | a                   | true",
+        "#.#             | a.b.c               | true",
+        "a.#.#.#.b       | a.b                 | true",
+        "a.#.#.#.b       | a.x.y.b             | true",
+        "#.#.*           | ''                  | false",
+        "#.#.*           | a                   | true",
+        "#.*.#           | a.b                 | true",
+        "*.#.#           | ''                  | false",
     })
     void matchesLikeRabbitMqTopicExchange(String key, String routingKey, boolean matches) {
         assertThat(BindingKey.of(key).matches(routingKey)).isEqualTo(matches);
@@ -66,17 +83,143 @@ class BindingKeyTest {
         "a.#.b           | a.*.b               | true",
         "a.#.b           | a.#.c               | false",
         "a.b             | a.b                 | true",
+        "#               | #.#                 | true",
+        "#.#             | #                   | true",
+        "a.#             | a.#.#               | true",
+        "*.#.*           | #.*.*               | true",
+        "#.*.*           | *.*.*               | true",
+        "#.a.#           | *.a.#.b             | true",
+        "#.a.#           | *.#.b               | false",
+        "*.*.#           | #.*.*               | true",
+        "a.*.#           | a.#                 | false",
     })
     void coversAnotherKeyWhenItMatchesEverythingTheOtherMatches(String key, String other, boolean covers) {
         assertThat(BindingKey.of(key).covers(BindingKey.of(other))).isEqualTo(covers);
     }
 
-    @Test
-    void matchesKeysFullOfHashesWithoutBlowingUp() {
-        String key = "#." .repeat(60) + "end";
-        String routingKey = "w.".repeat(120) + "nope";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pathologicalKeys")
+    void matchesPathologicalKeysLikeTheReference(String key, String routingKey) {
+        assertThat(BindingKey.of(key).matches(routingKey)).isEqualTo(WordLists.matches(key, routingKey));
+    }
 
-        assertThat(BindingKey.of(key).matches(routingKey)).isFalse();
+    static Stream<Arguments> pathologicalKeys() {
+        return Stream.of(
+                Arguments.of("#.".repeat(125) + "w1", "w.".repeat(126) + "w1"),
+                Arguments.of("#.".repeat(125) + "w1", "w.".repeat(126) + "nope"),
+                Arguments.of("#.a.".repeat(63) + "#", "a.".repeat(127) + "b"),
+                Arguments.of("#.a.".repeat(63) + "b", "a.".repeat(127) + "a"),
+                Arguments.of("*.".repeat(127) + "*", "w.".repeat(127) + "w"),
+                Arguments.of("*.".repeat(127) + "*", "w.".repeat(126) + "w"),
+                Arguments.of("*.#.".repeat(63) + "*", "w.".repeat(200) + "w"),
+                Arguments.of("a.".repeat(127) + "#", "a.".repeat(127) + "b.c"),
+                Arguments.of("#." + "a.".repeat(126) + "b", "a.".repeat(300) + "b"),
+                Arguments.of("#." + "a.*.".repeat(63) + "a", "a.".repeat(300) + "a"));
+    }
+
+    @Test
+    void matchesAsTheReferenceDoesForRandomKeys() {
+        Random random = new Random(12);
+        for (int i = 0; i < 20_000; i++) {
+            String key = randomPattern(random, 1 + random.nextInt(i % 50 == 0 ? 128 : 7));
+            String routingKey = randomRoutingKey(random, random.nextInt(i % 50 == 0 ? 140 : 9));
+
+            assertThat(BindingKey.of(key).matches(routingKey)).as("'%s' matches '%s'", key, routingKey)
+                    .isEqualTo(WordLists.matches(key, routingKey));
+        }
+    }
+
+    @Test
+    void coversOnlyWhatItMatchesForRandomKeys() {
+        Random random = new Random(34);
+        List<String> routingKeys = allRoutingKeys(7);
+        for (int i = 0; i < 3_000; i++) {
+            BindingKey key = BindingKey.of(randomPattern(random, 1 + random.nextInt(4)));
+            BindingKey other = BindingKey.of(randomPattern(random, 1 + random.nextInt(4)));
+            boolean everyKeyMatched = routingKeys.stream().filter(other::matches).allMatch(key::matches);
+
+            if (key.covers(other)) {
+                assertThat(everyKeyMatched).as("'%s' covers '%s'", key, other).isTrue();
+            }
+            if (!other.value().contains("#")) {
+                assertThat(key.covers(other)).as("'%s' covers '%s'", key, other).isEqualTo(everyKeyMatched);
+            }
+        }
+    }
+
+    @Test
+    void coversLongKeysAsTheReferenceDoes() {
+        Random random = new Random(56);
+        for (int i = 0; i < 2_000; i++) {
+            String key = randomPattern(random, 1 + random.nextInt(128));
+            String other = randomPattern(random, 1 + random.nextInt(128));
+
+            assertThat(BindingKey.of(key).covers(BindingKey.of(other))).as("'%s' covers '%s'", key, other)
+                    .isEqualTo(WordLists.covers(key, other));
+        }
+    }
+
+    @Test
+    void matchesWithoutAllocating() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        BindingKey[] keys = {BindingKey.of("order.*.paid"), BindingKey.of("#.a.#.a.#.b"), BindingKey.of("order.#"),
+            BindingKey.of("*.".repeat(100) + "#")};
+        String[] routingKeys = {"order.42.paid", "order.42.refunded", "a.x.a.y.b", "x.".repeat(120) + "y", ""};
+        int matched = countMatches(keys, routingKeys, 1_000);
+
+        long before = threads.getCurrentThreadAllocatedBytes();
+        matched += countMatches(keys, routingKeys, 10_000);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(matched).isPositive();
+        assertThat(allocated).as("bytes allocated by 200,000 matches").isLessThan(64 * 1024);
+    }
+
+    private static int countMatches(BindingKey[] keys, String[] routingKeys, int rounds) {
+        int matched = 0;
+        for (int round = 0; round < rounds; round++) {
+            for (BindingKey key : keys) {
+                for (String routingKey : routingKeys) {
+                    matched += key.matches(routingKey) ? 1 : 0;
+                }
+            }
+        }
+        return matched;
+    }
+
+    private static String randomPattern(Random random, int words) {
+        String[] choices = {"a", "b", "*", "#", "#", "*"};
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < words; i++) {
+            parts.add(choices[random.nextInt(choices.length)]);
+        }
+        return String.join(".", parts);
+    }
+
+    private static String randomRoutingKey(Random random, int words) {
+        String[] choices = {"a", "b", "c", ""};
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < words; i++) {
+            parts.add(choices[random.nextInt(choices.length)]);
+        }
+        return words == 0 ? "" : String.join(".", parts);
+    }
+
+    /** Every routing key of at most {@code words} words of a, b and z, a word that no pattern has. */
+    private static List<String> allRoutingKeys(int words) {
+        List<String> keys = new ArrayList<>(List.of(""));
+        List<String> previous = List.of("");
+        for (int length = 1; length <= words; length++) {
+            List<String> next = new ArrayList<>();
+            for (String prefix : previous) {
+                for (String word : List.of("a", "b", "z")) {
+                    next.add(length == 1 ? word : prefix + "." + word);
+                }
+            }
+            keys.addAll(next);
+            previous = next;
+        }
+        return keys;
     }
 
     @ParameterizedTest(name = "''{0}''")

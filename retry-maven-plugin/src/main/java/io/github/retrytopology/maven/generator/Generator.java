@@ -13,6 +13,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Turns a {@code retry.yml} into its generated files: a handler interface per service and the topology class,
@@ -24,6 +30,18 @@ public final class Generator {
     /** The name the generated code's {@code @Generated} gives. */
     public static final String NAME = "io.github.retrytopology:retry-maven-plugin";
 
+    private final String code;
+
+    /** A generator whose fingerprint covers its own code and templates, and the model's code. */
+    public Generator() {
+        this(CodeDigest.OF_GENERATOR);
+    }
+
+    /** A generator whose output is fingerprinted as coming from this code, for tests. */
+    Generator(String code) {
+        this.code = code;
+    }
+
     /**
      * Generates, unless the spec, the request and the generator are all as they were for the files in place.
      *
@@ -34,54 +52,100 @@ public final class Generator {
     public GenerationResult generate(GenerationRequest request) throws IOException {
         byte[] spec = RetrySpec.readBytes(request.spec());
         String fingerprint = fingerprint(request, spec);
-        GeneratedOutput output = new GeneratedOutput(request.javaOutput());
+        GeneratedOutput output = new GeneratedOutput(request.javaOutput(), request.resourceOutput());
         if (output.isUpToDate(fingerprint)) {
             return GenerationResult.alreadyUpToDate();
         }
-        List<GeneratedFile> files;
+        // A second thread loads the templates while this one reads the spec, then renders the definitions while
+        // this one renders the Java sources: a build's other core is otherwise idle while the plugin runs.
+        ExecutorService helper = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "retry-generate");
+            thread.setDaemon(true);
+            return thread;
+        });
         try {
-            files = render(RetrySpec.parse(spec, request.spec().toString()), request);
-        } catch (InvalidSpecException | GenerationException e) {
-            output.invalidate();
-            throw e;
-        }
-        try {
+            Future<?> templates = helper.submit(Templates::load);
+            RetrySpec model = RetrySpec.parse(spec, request.spec().toString());
+            join(templates);
+            List<GeneratedFile> files = render(model, new String(spec, StandardCharsets.UTF_8), request, helper);
             GeneratedOutput.Changes changes = output.write(files.stream().map(GeneratedFile::path).toList(),
                     files.stream().map(GeneratedFile::content).toList(), fingerprint);
             return new GenerationResult(false, changes.written(), changes.unchanged(), changes.deleted());
-        } catch (IOException e) {
-            output.invalidate();
-            throw e;
+        } finally {
+            helper.shutdownNow();
         }
     }
 
-    /** Renders every file of a spec, in memory. */
-    public List<GeneratedFile> render(RetrySpec spec, GenerationRequest request) {
+    /**
+     * Reads a spec and renders every file of it, in memory.
+     *
+     * @param specText the spec's text, which the generated topology class holds and reads its model from
+     * @throws InvalidSpecException listing every problem of the spec
+     */
+    public List<GeneratedFile> render(String specText, GenerationRequest request) {
+        String file = request.spec().getFileName().toString();
+        RetrySpec spec = RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file);
+        return render(spec, specText, request, Runnable::run);
+    }
+
+    /** Renders the definitions with {@code helper}, and everything else on this thread. */
+    private List<GeneratedFile> render(RetrySpec spec, String specText, GenerationRequest request, Executor helper) {
         String sourceName = request.spec().getFileName().toString();
         Path javaPackage = packageDirectory(request.javaOutput(), spec.javaPackage());
         Path resources = packageDirectory(request.resourceOutput(), spec.javaPackage());
+        CompletableFuture<List<GeneratedFile>> definitions = CompletableFuture.supplyAsync(() -> {
+            Topology topology = spec.topology();
+            return List.of(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true),
+                    DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
+        }, helper);
         List<GeneratedFile> files = new ArrayList<>();
-        files.add(TopologySource.render(spec, javaPackage, NAME, sourceName));
+        files.add(TopologySource.render(spec, specText, javaPackage, NAME, sourceName));
         for (Service service : spec.services()) {
             files.add(HandlerSource.render(spec, service, javaPackage, NAME, sourceName));
         }
-        Topology topology = spec.topology();
-        files.add(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true));
-        files.add(DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
         files.add(TopologyDiagram.render(spec, resources.resolve(Resources.DIAGRAM), sourceName));
+        files.addAll(join(definitions));
         return files;
+    }
+
+    /** Waits for a task of the helper thread, and throws what it threw. */
+    private static <T> T join(Future<T> task) {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GenerationException("interrupted while generating", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new GenerationException("generating failed: " + e.getCause(), e.getCause());
+        }
     }
 
     private static Path packageDirectory(Path root, String javaPackage) {
         return root.resolve(javaPackage.replace('.', '/'));
     }
 
-    /** Everything the output depends on: the generator, the spec's bytes and where the output goes. */
-    private static String fingerprint(GenerationRequest request, byte[] spec) {
+    /**
+     * Everything the output depends on: the generator's version and code, the spec's name and bytes, and where
+     * the resources go from the Java sources, whose directory holds the stamp. No absolute path, so that a
+     * copy of a project is as up to date as the original.
+     */
+    private String fingerprint(GenerationRequest request, byte[] spec) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (String part : List.of(request.generatorVersion(), request.spec().toString(),
-                    request.javaOutput().toString(), request.resourceOutput().toString())) {
+            String resources;
+            try {
+                resources = request.javaOutput().relativize(request.resourceOutput()).toString().replace('\\', '/');
+            } catch (IllegalArgumentException onAnotherRoot) {
+                resources = request.resourceOutput().toString();
+            }
+            for (String part : List.of(request.generatorVersion(), code, request.spec().getFileName().toString(),
+                    resources)) {
                 digest.update(part.getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
             }

@@ -28,12 +28,19 @@ public final class HandlerSource {
      * @param sourceDoc the spec file's name, for Javadoc
      * @param deliveryContext how to write {@code DeliveryContext}
      * @param routes how to write {@code Routes}
+     * @param exception how to write {@code Exception}
+     * @param suppressWarnings how to write {@code SuppressWarnings}
      * @param serviceConstant how to write the service's constant, such as {@code RetryTopology.CDN_PURGE}
+     * @param handler the name of the {@code routes} method's parameter
+     * @param builder the name of its builder: one statement per route, as a chain of a thousand calls would
+     *     overflow javac's stack
+     * @param typed whether any method takes a decoded payload, whose class may be generic and is then taken raw
      * @param methods one per routing key, in the spec's order
      */
     public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
             String serviceDoc, String queueDoc, List<String> policyDoc, String sourceDoc, String deliveryContext,
-            String routes, String serviceConstant, List<Method> methods) {
+            String routes, String exception, String suppressWarnings, String serviceConstant, String handler,
+            String builder, boolean typed, List<Method> methods) {
     }
 
     /**
@@ -54,6 +61,8 @@ public final class HandlerSource {
         String generated = imports.reference("javax.annotation.processing.Generated");
         String deliveryContext = imports.reference("io.github.retrytopology.runtime.consumer.DeliveryContext");
         String routes = imports.reference("io.github.retrytopology.runtime.consumer.Routes");
+        String exception = imports.reference("java.lang.Exception");
+        String suppressWarnings = imports.reference("java.lang.SuppressWarnings");
         String topology = imports.reference(spec.javaPackage() + "." + Names.TOPOLOGY_CLASS);
         List<Method> methods = new ArrayList<>();
         for (Route route : service.routes()) {
@@ -62,10 +71,13 @@ public final class HandlerSource {
             methods.add(new Method(route.handler(), route.key().value(), Javadoc.code(route.key().value()),
                     route.payloadType().isPresent(), payload, payloadDoc));
         }
+        boolean typed = methods.stream().anyMatch(Method::typed);
         Variables variables = new Variables(spec.javaPackage(), imports.imports(), generated, generator, name,
                 Javadoc.code(service.name()), Javadoc.code(service.queue()),
                 Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110),
-                Javadoc.text(sourceName), deliveryContext, routes, topology + "." + service.constant(), methods);
+                Javadoc.text(sourceName), deliveryContext, routes, exception, suppressWarnings,
+                topology + "." + service.constant(), imports.variable("handler"), imports.variable("routes"), typed,
+                methods);
         return GeneratedFile.of(directory.resolve(name + ".java"), Templates.java(TEMPLATE, variables));
     }
 }

@@ -13,6 +13,8 @@ import java.util.TreeSet;
  * Decides how one generated source file refers to each type it uses: by simple name, imported, unless that
  * name is already taken in the file (by the class itself, a nested class, or another type of the same simple
  * name); then by its qualified name. Types of {@code java.lang} and of the file's own package need no import.
+ * Types the template itself writes, {@code java.lang.Exception} too, are asked for first, so that a payload
+ * class of the same simple name is the one written in full.
  */
 final class Imports {
 
@@ -20,6 +22,7 @@ final class Imports {
     private final Set<String> taken;
     private final Map<String, String> bySimpleName = new HashMap<>();
     private final Set<String> imports = new TreeSet<>();
+    private final Set<String> qualifiedRoots = new HashSet<>();
 
     /**
      * @param javaPackage the package of the file
@@ -40,6 +43,7 @@ final class Imports {
             return simple;
         }
         if (owner != null || taken.contains(simple)) {
+            qualifiedRoots.add(qualified.substring(0, qualified.indexOf('.')));
             return qualified;
         }
         bySimpleName.put(simple, qualified);
@@ -49,6 +53,18 @@ final class Imports {
             imports.add(qualified);
         }
         return simple;
+    }
+
+    /**
+     * A name for a local variable that no qualified name of the file starts with: Java would read such a
+     * qualified name as a member of the variable.
+     */
+    String variable(String preferred) {
+        String name = preferred;
+        for (int suffix = 2; qualifiedRoots.contains(name); suffix++) {
+            name = preferred + suffix;
+        }
+        return name;
     }
 
     /** The import declarations the file needs, sorted. */

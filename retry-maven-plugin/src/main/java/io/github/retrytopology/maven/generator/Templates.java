@@ -9,6 +9,7 @@ import freemarker.template.TemplateException;
 import freemarker.template.TemplateExceptionHandler;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -22,6 +23,20 @@ final class Templates {
     private static final Configuration JSON = configuration(JSONCFormat.INSTANCE);
 
     private Templates() {
+    }
+
+    /** Loads and parses every template, so that the first rendering need not. */
+    static void load() {
+        try {
+            for (String name : List.of(TopologySource.TEMPLATE, HandlerSource.TEMPLATE)) {
+                JAVA.getTemplate(name);
+            }
+            for (String name : List.of(DefinitionsJson.TEMPLATE, TopologyDiagram.TEMPLATE)) {
+                JSON.getTemplate(name);
+            }
+        } catch (IOException e) {
+            throw new GenerationException("cannot load the templates: " + e.getMessage(), e);
+        }
     }
 
     /** Renders a Java template, where {@code ?c} makes Java string literals. */

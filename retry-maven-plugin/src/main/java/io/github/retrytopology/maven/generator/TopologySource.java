@@ -1,21 +1,32 @@
 package io.github.retrytopology.maven.generator;
 
-import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
-import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.Durations;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The variables of {@code topology.java.ftl}: the class that holds every name and each service's model. */
+/**
+ * The variables of {@code topology.java.ftl}: the class that holds every name and each service's model.
+ *
+ * <p>The models are read, when the class is initialized, from the text of the spec, which the class holds:
+ * the same reader then builds the same model, with no Java code per route, delay or class name to compile.
+ * What stays Java is what code uses by name: a constant per service, and a nested class of its queue names.
+ * Every method and class thus stays small whatever the spec: the initializer holds one call per service, and
+ * the text is cut into pieces that each fit a class file's constant.
+ */
 public final class TopologySource {
 
     static final String TEMPLATE = "topology.java.ftl";
+
+    /** Characters per piece of the spec's text: even at three bytes each, within a constant's 65,535. */
+    static final int PIECE_CHARACTERS = 20_000;
+
+    /** Lines per piece, so that no piece is a long chain of concatenations. */
+    static final int PIECE_LINES = 200;
 
     private TopologySource() {
     }
@@ -27,24 +38,25 @@ public final class TopologySource {
      * @param generator the generator's name in it
      * @param name the class's name
      * @param sourceDoc the spec file's name, for Javadoc
+     * @param sourceName the spec file's name, for the reader's messages
      * @param exchangeDoc the exchange, for Javadoc
      * @param types how to write each type the class uses
      * @param vhost the virtual host
      * @param exchange the exchange
-     * @param queueSettings the {@code QueueSettings} constant
      * @param definitions the resource name of the definitions
      * @param vhostDefinitions the resource name of the per-vhost definitions
      * @param diagram the resource name of the diagram
      * @param services the services, in the spec's order
+     * @param specPieces the spec's text, in pieces, each a list of lines (the last may lack its line end)
      */
     public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
-            String sourceDoc, String exchangeDoc, Types types, String vhost, String exchange, String queueSettings,
-            String definitions, String vhostDefinitions, String diagram, List<ServiceConstants> services) {
+            String sourceDoc, String sourceName, String exchangeDoc, Types types, String vhost, String exchange,
+            String definitions, String vhostDefinitions, String diagram, List<ServiceConstants> services,
+            List<List<String>> specPieces) {
     }
 
     /** How the class writes each type it uses: imported, or qualified where a nested class shadows it. */
-    public record Types(String service, String route, String retryPolicy, String backoff, String queueType,
-            String queueSettings, String retrySpec, String duration, String bigDecimal, String list) {
+    public record Types(String service, String retrySpec, String string, String standardCharsets) {
     }
 
     /**
@@ -57,14 +69,9 @@ public final class TopologySource {
      * @param tiers its tiers
      * @param parkingLot its parking lot
      * @param maxAttempts its maximum attempts
-     * @param routes its routes, in the spec's order
-     * @param backoff its backoff
-     * @param nonRetryable its non-retryable exception classes
-     * @param queueType the {@code QueueType} constant
      */
-    public record ServiceConstants(String constant, String name, String nameDoc, List<String> policyDoc, String nestedClass,
-            String queue, List<TierConstant> tiers, String parkingLot, int maxAttempts, List<RouteCall> routes,
-            Object backoff, List<String> nonRetryable, String queueType) {
+    public record ServiceConstants(String constant, String name, String nameDoc, List<String> policyDoc,
+            String nestedClass, String queue, List<TierConstant> tiers, String parkingLot, int maxAttempts) {
     }
 
     /**
@@ -76,72 +83,21 @@ public final class TopologySource {
     public record TierConstant(int number, String constant, String queue, String delayDoc) {
     }
 
-    /**
-     * @param key the binding key
-     * @param handler the handler method
-     * @param typed whether it has a payload type
-     * @param payload the payload type's binary name; empty if not typed
-     */
-    public record RouteCall(String key, String handler, boolean typed, String payload) {
-    }
-
-    /** A duration as the factory call that reads best: {@code Duration.ofMinutes(30)}. */
-    public record DurationCall(String factory, long amount) {
-        static DurationCall of(Duration duration) {
-            long millis = duration.toMillis();
-            if (millis % 86_400_000L == 0) {
-                return new DurationCall("ofDays", millis / 86_400_000L);
-            }
-            if (millis % 3_600_000L == 0) {
-                return new DurationCall("ofHours", millis / 3_600_000L);
-            }
-            if (millis % 60_000L == 0) {
-                return new DurationCall("ofMinutes", millis / 60_000L);
-            }
-            if (millis % 1_000L == 0) {
-                return new DurationCall("ofSeconds", millis / 1_000L);
-            }
-            return new DurationCall("ofMillis", millis);
-        }
-    }
-
-    /** A backoff that never waits. */
-    public record NoDelays(String kind) {
-    }
-
-    /** A list of delays; more than two are written one per line. */
-    public record DelayList(String kind, List<DurationCall> delays, boolean multiline) {
-    }
-
-    /** A growth rule without a bound. */
-    public record Growth(String kind, DurationCall initial, String multiplier) {
-    }
-
-    /** A growth rule with a bound. */
-    public record BoundedGrowth(String kind, DurationCall initial, String multiplier, DurationCall max) {
-    }
-
-    static GeneratedFile render(RetrySpec spec, Path directory, String generator, String sourceName) {
+    static GeneratedFile render(RetrySpec spec, String specText, Path directory, String generator, String sourceName) {
         List<String> declared = new ArrayList<>(List.of(Names.TOPOLOGY_CLASS));
         spec.services().forEach(service -> declared.add(service.javaType()));
         Imports imports = new Imports(spec.javaPackage(), declared);
-        String generated = imports.reference("javax.annotation.processing.Generated");
         Types types = new Types(
                 imports.reference("io.github.retrytopology.model.Service"),
-                imports.reference("io.github.retrytopology.model.Route"),
-                imports.reference("io.github.retrytopology.model.decision.RetryPolicy"),
-                imports.reference("io.github.retrytopology.model.decision.Backoff"),
-                imports.reference("io.github.retrytopology.model.QueueType"),
-                imports.reference("io.github.retrytopology.model.QueueSettings"),
                 imports.reference("io.github.retrytopology.model.RetrySpec"),
-                imports.reference("java.time.Duration"),
-                imports.reference("java.math.BigDecimal"),
-                imports.reference("java.util.List"));
+                imports.reference("java.lang.String"),
+                imports.reference("java.nio.charset.StandardCharsets"));
+        String generated = imports.reference("javax.annotation.processing.Generated");
         List<ServiceConstants> services = spec.services().stream().map(TopologySource::service).toList();
         Variables variables = new Variables(spec.javaPackage(), imports.imports(), generated, generator,
-                Names.TOPOLOGY_CLASS, Javadoc.text(sourceName), Javadoc.code(spec.exchange()), types, spec.vhost(),
-                spec.exchange(), spec.queueSettings().name(), Resources.DEFINITIONS, Resources.VHOST_DEFINITIONS,
-                Resources.DIAGRAM, services);
+                Names.TOPOLOGY_CLASS, Javadoc.text(sourceName), sourceName, Javadoc.code(spec.exchange()), types,
+                spec.vhost(), spec.exchange(), Resources.DEFINITIONS, Resources.VHOST_DEFINITIONS, Resources.DIAGRAM,
+                services, pieces(specText));
         return GeneratedFile.of(directory.resolve(Names.TOPOLOGY_CLASS + ".java"), Templates.java(TEMPLATE, variables));
     }
 
@@ -151,31 +107,54 @@ public final class TopologySource {
             tiers.add(new TierConstant(tier.number(), Names.tierConstant(tier.number()), tier.queue(),
                     Javadoc.text(Durations.format(tier.delay()))));
         }
-        List<RouteCall> routes = new ArrayList<>();
-        for (Route route : service.routes()) {
-            routes.add(new RouteCall(route.key().value(), route.handler(), route.payloadType().isPresent(),
-                    route.payloadType().orElse("")));
-        }
         return new ServiceConstants(service.constant(), service.name(), Javadoc.code(service.name()),
                 Javadoc.lines("Service " + Javadoc.code(service.name()) + ". " + Javadoc.text(PolicyText.describe(service)), 110),
-                service.javaType(), service.queue(), tiers,
-                service.parkingLot(), service.retryPolicy().maxAttempts(), routes, backoff(service.retryPolicy().backoff()),
-                service.retryPolicy().nonRetryable(), service.queueType().name());
+                service.javaType(), service.queue(), tiers, service.parkingLot(), service.retryPolicy().maxAttempts());
     }
 
-    private static Object backoff(Backoff backoff) {
-        if (backoff instanceof Backoff.Delays delays) {
-            if (delays.delays().isEmpty()) {
-                return new NoDelays("none");
+    /**
+     * Cuts the text into pieces of whole lines, at most {@link #PIECE_LINES} lines and {@link #PIECE_CHARACTERS}
+     * characters each; a longer line is cut too, never between the halves of a surrogate pair.
+     */
+    static List<List<String>> pieces(String text) {
+        List<List<String>> pieces = new ArrayList<>();
+        List<String> piece = new ArrayList<>();
+        int size = 0;
+        int start = 0;
+        while (start < text.length()) {
+            int end = lineEnd(text, start);
+            if (end - start > PIECE_CHARACTERS) {
+                end = start + PIECE_CHARACTERS;
+                if (Character.isLowSurrogate(text.charAt(end)) && Character.isHighSurrogate(text.charAt(end - 1))) {
+                    end--;
+                }
             }
-            return new DelayList("delays", delays.delays().stream().map(DurationCall::of).toList(),
-                    delays.delays().size() > 2);
+            if (size + end - start > PIECE_CHARACTERS || piece.size() == PIECE_LINES) {
+                pieces.add(List.copyOf(piece));
+                piece.clear();
+                size = 0;
+            }
+            piece.add(text.substring(start, end));
+            size += end - start;
+            start = end;
         }
-        Backoff.Exponential growth = (Backoff.Exponential) backoff;
-        String multiplier = growth.multiplier().toPlainString();
-        return growth.max()
-                .<Object>map(max -> new BoundedGrowth("bounded", DurationCall.of(growth.initial()), multiplier,
-                        DurationCall.of(max)))
-                .orElseGet(() -> new Growth("growth", DurationCall.of(growth.initial()), multiplier));
+        if (!piece.isEmpty() || pieces.isEmpty()) {
+            pieces.add(List.copyOf(piece.isEmpty() ? List.of("") : piece));
+        }
+        return List.copyOf(pieces);
+    }
+
+    /** The index just past the line that starts here, its LF, CR or CR LF included. */
+    private static int lineEnd(String text, int start) {
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                return i + 1;
+            }
+            if (c == '\r') {
+                return i + 1 < text.length() && text.charAt(i + 1) == '\n' ? i + 2 : i + 1;
+            }
+        }
+        return text.length();
     }
 }

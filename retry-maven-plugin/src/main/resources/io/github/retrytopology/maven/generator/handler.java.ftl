@@ -15,28 +15,36 @@ import ${imported};
  * <p>Implement one method per routing key, then consume with
  * {@code RetryingConsumer.builder(connection, ${name}.routes(handler)).start()}. A method that returns
  * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+<#if typed>
+ *
+ * <p>A payload class may be generic: its method takes it raw, as the codec decodes it, so raw types are no warning
+ * here.
+</#if>
  *
  * <p>Generated from ${sourceDoc}; do not edit.
  */
 @${generated}(${generator?c})
+<#if typed>
+@${suppressWarnings}("rawtypes")
+</#if>
 public interface ${name} {
 <#list methods as method>
 
     /**
      * Handles the messages routed with ${method.keyDoc}<#if method.typed>, decoded into ${method.payloadDoc}</#if>.
      */
-    void ${method.name}(<#if method.typed>${method.payloadType} payload, </#if>${deliveryContext} context) throws Exception;
+    void ${method.name}(<#if method.typed>${method.payloadType} payload, </#if>${deliveryContext} context) throws ${exception};
 </#list>
 
     /**
-     * Routes the messages of this service to {@code handler}: each to the first of its routing keys, in the
+     * Routes the messages of this service to {@code ${handler}}: each to the first of its routing keys, in the
      * order the spec lists them, that matches.
      */
-    static ${routes} routes(${name} handler) {
-        return ${routes}.builder(${serviceConstant})
+    static ${routes} routes(${name} ${handler}) {
+        ${routes}.Builder ${builder} = ${routes}.builder(${serviceConstant});
 <#list methods as method>
-                .on(${method.key?c}, <#if method.typed>${method.payloadType}.class, </#if>handler::${method.name})
+        ${builder}.on(${method.key?c}, <#if method.typed>${method.payloadType}.class, </#if>${handler}::${method.name});
 </#list>
-                .build();
+        return ${builder}.build();
     }
 }

@@ -1,21 +1,4 @@
 <#-- The class that holds every derived name and each service's model. Variables: TopologySource.Variables. -->
-<#macro duration call>${types.duration}.${call.factory}(${call.amount?c})</#macro>
-<#macro backoff backoff>
-<#if backoff.kind == "none">
-                    ${types.backoff}.none(),
-<#elseif backoff.kind == "delays" && backoff.multiline>
-                    ${types.backoff}.delays(
-<#list backoff.delays as delay>
-                            <@duration delay/><#sep>,</#sep><#if !delay?has_next>),</#if>
-</#list>
-<#elseif backoff.kind == "delays">
-                    ${types.backoff}.delays(<#list backoff.delays as delay><@duration delay/><#sep>, </#sep></#list>),
-<#elseif backoff.kind == "growth">
-                    ${types.backoff}.exponential(<@duration backoff.initial/>, new ${types.bigDecimal}(${backoff.multiplier?c})),
-<#else>
-                    ${types.backoff}.exponential(<@duration backoff.initial/>, new ${types.bigDecimal}(${backoff.multiplier?c}), <@duration backoff.max/>),
-</#if>
-</#macro>
 package ${javaPackage};
 
 <#list imports as imported>
@@ -26,8 +9,9 @@ import ${imported};
  * Every name and retry policy of the services of exchange ${exchangeDoc}, so that no code
  * writes a queue name.
  *
- * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service. The nested classes hold
- * each service's queue names as strings.
+ * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service, which the spec's own
+ * reader builds from the text of the spec when this class is initialized. The nested classes hold each service's
+ * queue names as strings.
  *
  * <p>Generated from ${sourceDoc}; do not edit.
  */
@@ -35,22 +19,26 @@ import ${imported};
 public final class ${name} {
 
     /** The virtual host. */
-    public static final String VHOST = ${vhost?c};
+    public static final ${types.string} VHOST = ${vhost?c};
 
     /** The topic exchange that publishers use. */
-    public static final String EXCHANGE = ${exchange?c};
+    public static final ${types.string} EXCHANGE = ${exchange?c};
 
     /**
      * The resource beside this class that holds the definitions for {@code POST /api/definitions},
      * {@code rabbitmqctl import_definitions} and the management UI.
      */
-    public static final String DEFINITIONS = ${definitions?c};
+    public static final ${types.string} DEFINITIONS = ${definitions?c};
 
     /** The resource beside this class that holds the definitions for {@code POST /api/definitions/{vhost}}. */
-    public static final String VHOST_DEFINITIONS = ${vhostDefinitions?c};
+    public static final ${types.string} VHOST_DEFINITIONS = ${vhostDefinitions?c};
 
     /** The resource beside this class that pictures the topology, as Markdown with a Mermaid diagram. */
-    public static final String DIAGRAM = ${diagram?c};
+    public static final ${types.string} DIAGRAM = ${diagram?c};
+
+    /** The whole spec: every service of the exchange. */
+    public static final ${types.retrySpec} SPEC =
+            ${types.retrySpec}.parse(spec().getBytes(${types.standardCharsets}.UTF_8), ${sourceName?c});
 <#list services as service>
 
     /**
@@ -58,41 +46,23 @@ public final class ${name} {
      * ${line}
 </#list>
      */
-    public static final ${types.service} ${service.constant} = new ${types.service}(
-            ${service.name?c},
-            ${types.list}.of(
-<#list service.routes as route>
-                    ${types.route}.of(${route.key?c}, ${route.handler?c}<#if route.typed>, ${route.payload?c}</#if>)<#sep>,</#sep><#if !route?has_next>),</#if>
+    public static final ${types.service} ${service.constant} = SPEC.service(${service.name?c});
 </#list>
-            new ${types.retryPolicy}(
-                    ${service.maxAttempts?c},
-<@backoff service.backoff/>
-                    ${types.list}.of(<#list service.nonRetryable as type>${type?c}<#sep>, </#sep></#list>)),
-            ${types.queueType}.${service.queueType});
-</#list>
-
-    /** The whole spec: every service of the exchange. */
-    public static final ${types.retrySpec} SPEC = new ${types.retrySpec}(
-            ${javaPackage?c},
-            VHOST,
-            EXCHANGE,
-            ${types.queueSettings}.${queueSettings},
-            ${types.list}.of(<#list services as service>${service.constant}<#sep>, </#sep></#list>));
 <#list services as service>
 
     /** The queues of service ${service.nameDoc}. */
     public static final class ${service.nestedClass} {
 
         /** The queue the service consumes. */
-        public static final String QUEUE = ${service.queue?c};
+        public static final ${types.string} QUEUE = ${service.queue?c};
 <#list service.tiers as tier>
 
         /** Tier ${tier.number}: failed messages wait ${tier.delayDoc} here, then return to {@link #QUEUE}. */
-        public static final String ${tier.constant} = ${tier.queue?c};
+        public static final ${types.string} ${tier.constant} = ${tier.queue?c};
 </#list>
 
         /** Where its messages go when they will not be retried. */
-        public static final String PARKING_LOT = ${service.parkingLot?c};
+        public static final ${types.string} PARKING_LOT = ${service.parkingLot?c};
 
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = ${service.maxAttempts?c};
@@ -103,5 +73,15 @@ public final class ${name} {
 </#list>
 
     private ${name}() {
+    }
+
+    /** The text of ${sourceDoc} as it was generated from, in pieces that each fit a class file's constant. */
+    private static ${types.string} spec() {
+        return ${types.string}.join("",
+<#list specPieces as piece>
+<#list piece as line>
+                <#if line?is_first>  <#else>+ </#if>${line?c}<#if !line?has_next><#if piece?has_next>,<#else>);</#if></#if>
+</#list>
+</#list>
     }
 }

@@ -48,7 +48,7 @@ class GeneratedCodeTest {
     void compilesWhenNamesClashAndHoldsTheSameModel(@TempDir Path work) throws Exception {
         Path specFile = Path.of("src/test/resources/specs/clashing-names.yml");
         RetrySpec spec = RetrySpec.load(specFile);
-        List<GeneratedFile> files = new Generator().render(spec,
+        List<GeneratedFile> files = new Generator().render(Files.readString(specFile),
                 new GenerationRequest(specFile, work.resolve("java"), work.resolve("resources"), "test"));
         for (GeneratedFile file : files) {
             Files.createDirectories(file.path().getParent());

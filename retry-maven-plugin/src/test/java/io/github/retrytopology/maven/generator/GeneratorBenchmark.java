@@ -1,6 +1,5 @@
 package io.github.retrytopology.maven.generator;
 
-import io.github.retrytopology.maven.output.GeneratedOutput;
 import io.github.retrytopology.model.RetrySpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +54,7 @@ public class GeneratorBenchmark {
     private String specText;
     private byte[] specBytes;
     private GenerationRequest request;
+    private long generation;
     private final Generator generator = new Generator();
 
     @Setup(Level.Trial)
@@ -124,8 +124,9 @@ public class GeneratorBenchmark {
 
     @Benchmark
     public GenerationResult generateUnchanged() throws IOException {
-        new GeneratedOutput(request.javaOutput()).invalidate();
-        return generator.generate(request);
+        // Another version each time: everything is rendered and compared again, and no file changes.
+        return generator.generate(new GenerationRequest(spec, request.javaOutput(), request.resourceOutput(),
+                "benchmark-" + ++generation));
     }
 
     @Benchmark

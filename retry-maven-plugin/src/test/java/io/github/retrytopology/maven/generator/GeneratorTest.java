@@ -2,17 +2,24 @@ package io.github.retrytopology.maven.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.retrytopology.maven.output.GeneratedOutput;
 import io.github.retrytopology.model.read.InvalidSpecException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,16 +133,118 @@ class GeneratorTest {
     }
 
     @Test
-    void anInvalidSpecLeavesTheOutputAsItWasAndForgetsTheStamp() throws IOException {
+    void anInvalidSpecLeavesTheOutputAndItsStampAsTheyWere() throws IOException {
         generator.generate(request);
         Map<Path, byte[]> before = contents();
+        byte[] stamp = Files.readAllBytes(request.javaOutput().resolve(GeneratedOutput.STAMP));
 
         Files.writeString(spec, TWO_SERVICES.replace("maxAttempts: 3", "maxAttempts: 0"));
 
         assertThatThrownBy(() -> generator.generate(request)).isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining("[bad-max-attempts]");
         assertThat(contents().keySet()).isEqualTo(before.keySet());
-        assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).doesNotExist();
+        assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).hasBinaryContent(stamp);
+    }
+
+    @Test
+    void deletesTheFilesOfAServiceRemovedAfterAFailedRun() throws IOException {
+        generator.generate(request);
+        Files.writeString(spec, TWO_SERVICES.replace("maxAttempts: 3", "maxAttempts: 0"));
+        assertThatThrownBy(() -> generator.generate(request)).isInstanceOf(InvalidSpecException.class);
+
+        Files.writeString(spec, TWO_SERVICES.replace("  warehouse:\n    routingKeys: [order.placed]\n", ""));
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.deleted()).extracting(path -> path.getFileName().toString())
+                .containsExactly("WarehouseHandler.java");
+    }
+
+    @Test
+    void finishesAnInterruptedWriteOnTheNextRun() throws IOException {
+        generator.generate(request);
+        Path definitions = request.resourceOutput().resolve("com/acme/shop/definitions.json");
+        Files.delete(definitions);
+        Files.createDirectories(definitions.resolve("in-the-way"));
+        Files.writeString(spec, TWO_SERVICES.replace("  warehouse:\n    routingKeys: [order.placed]\n", ""));
+
+        assertThatThrownBy(() -> generator.generate(request)).isInstanceOf(IOException.class);
+        Files.delete(definitions.resolve("in-the-way"));
+        Files.delete(definitions);
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.deleted()).extracting(path -> path.getFileName().toString())
+                .containsExactly("WarehouseHandler.java");
+        assertThat(definitions).isRegularFile();
+        assertThat(generator.generate(request).upToDate()).isTrue();
+    }
+
+    @Test
+    void neverTouchesTheFilesOfTheProjectItWasCopiedFrom(@TempDir Path elsewhere) throws IOException {
+        generator.generate(request);
+        Map<Path, byte[]> original = contents();
+        Path copy = elsewhere.resolve("copy");
+        copyTree(project, copy);
+        GenerationRequest copied = new GenerationRequest(copy.resolve("retry.yml"), copy.resolve("target/java"),
+                copy.resolve("target/resources"), "1.0");
+
+        assertThat(generator.generate(copied).upToDate()).as("a copy is as up to date as its original").isTrue();
+        Files.writeString(copied.spec(), TWO_SERVICES.replace("  warehouse:\n    routingKeys: [order.placed]\n", ""));
+        GenerationResult result = generator.generate(copied);
+
+        assertThat(result.deleted()).containsExactly(copied.javaOutput().resolve("com/acme/shop/WarehouseHandler.java"));
+        assertThat(contents()).containsOnlyKeys(original.keySet());
+    }
+
+    @Test
+    void ignoresStampEntriesThatLeadOutsideTheOutput() throws IOException {
+        generator.generate(request);
+        Path outside = Files.writeString(project.resolve("outside.txt"), "keep me");
+        Path stamp = request.javaOutput().resolve(GeneratedOutput.STAMP);
+        Files.writeString(stamp, Files.readString(stamp) + "file java ../../outside.txt\nfile resources " + outside
+                + "\nfile nowhere outside.txt\nfile java " + GeneratedOutput.STAMP + "\n");
+        Files.writeString(spec, TWO_SERVICES.replace("maxAttempts: 3", "maxAttempts: 4"));
+
+        generator.generate(request);
+
+        assertThat(outside).hasContent("keep me");
+        assertThat(stamp).isRegularFile();
+    }
+
+    @Test
+    void generatesAgainWhenTheGeneratorsCodeChanged() throws IOException {
+        new Generator("code before").generate(request);
+
+        assertThat(new Generator("code before").generate(request).upToDate()).isTrue();
+        assertThat(new Generator("code after").generate(request).upToDate()).isFalse();
+    }
+
+    @Test
+    void theCodeDigestCoversTheTemplates(@TempDir Path code) throws IOException {
+        Path template = code.resolve("io/github/retrytopology/maven/generator/" + TopologySource.TEMPLATE);
+        Files.createDirectories(template.getParent());
+        Files.writeString(template, "<#-- before -->");
+        MessageDigest before = sha256();
+        CodeDigest.update(before, code);
+
+        Files.writeString(template, "<#-- after -->");
+        MessageDigest after = sha256();
+        CodeDigest.update(after, code);
+
+        assertThat(after.digest()).isNotEqualTo(before.digest());
+    }
+
+    @Test
+    void aRewrittenFileGetsThePermissionsOfANewFile() throws IOException {
+        assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
+        generator.generate(request);
+        Path definitions = request.resourceOutput().resolve("com/acme/shop/definitions.json");
+        Set<PosixFilePermission> newFile = Files.getPosixFilePermissions(definitions);
+
+        Files.writeString(spec, TWO_SERVICES.replace("maxAttempts: 3", "maxAttempts: 4"));
+        GenerationResult result = generator.generate(request);
+
+        assertThat(result.written()).contains(definitions);
+        assertThat(Files.getPosixFilePermissions(definitions)).isEqualTo(newFile);
     }
 
     @Test
@@ -178,6 +287,27 @@ class GeneratorTest {
     private List<Path> files() throws IOException {
         try (Stream<Path> walk = Files.walk(project.resolve("target"))) {
             return walk.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path path : walk.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

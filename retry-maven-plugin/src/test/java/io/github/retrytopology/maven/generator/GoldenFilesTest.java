@@ -62,13 +62,17 @@ class GoldenFilesTest {
     }
 
     static RetrySpec spec(String name) throws IOException {
+        return RetrySpec.parse(text(name).getBytes(StandardCharsets.UTF_8), name + ".yml");
+    }
+
+    static String text(String name) throws IOException {
         try (InputStream in = GoldenFilesTest.class.getResourceAsStream("/specs/valid/" + name + ".yml")) {
-            return RetrySpec.parse(in.readAllBytes(), name + ".yml");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
     static List<GeneratedFile> render(String name) throws IOException {
-        return new Generator().render(spec(name), new GenerationRequest(Path.of(name + ".yml"), JAVA, RESOURCES, "test"));
+        return new Generator().render(text(name), new GenerationRequest(Path.of(name + ".yml"), JAVA, RESOURCES, "test"));
     }
 
     private static List<GeneratedFile> relocated(List<GeneratedFile> files, Path root) throws IOException {

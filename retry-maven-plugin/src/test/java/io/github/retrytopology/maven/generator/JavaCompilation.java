@@ -25,6 +25,22 @@ final class JavaCompilation {
      * root) and content, against the test class path, and fails the test on any warning.
      */
     static Path compile(List<GeneratedFile> files, Map<String, String> moreSources, Path workDirectory) throws IOException {
+        Result result = tryCompile(files, moreSources, workDirectory, List.of());
+        assertThat(result.output()).as("compiler output").isEmpty();
+        assertThat(result.compiled()).as("the generated code compiles").isTrue();
+        return result.classes();
+    }
+
+    /** What a compilation made: whether it succeeded, what javac said, and where the classes went. */
+    record Result(boolean compiled, String output, Path classes) {
+        boolean clean() {
+            return compiled && output.isEmpty();
+        }
+    }
+
+    /** Compiles as {@link #compile} does, with more class path entries, and reports rather than asserts. */
+    static Result tryCompile(List<GeneratedFile> files, Map<String, String> moreSources, Path workDirectory,
+            List<Path> classPath) throws IOException {
         Path sources = Files.createDirectories(workDirectory.resolve("src"));
         Path classes = Files.createDirectories(workDirectory.resolve("classes"));
         List<Path> javaFiles = new ArrayList<>();
@@ -43,12 +59,12 @@ final class JavaCompilation {
         StringWriter output = new StringWriter();
         try (StandardJavaFileManager fileManager = compiler.getStandardFileManager(null, null, null)) {
             Iterable<? extends JavaFileObject> units = fileManager.getJavaFileObjectsFromPaths(javaFiles);
+            StringBuilder path = new StringBuilder(System.getProperty("java.class.path"));
+            classPath.forEach(entry -> path.append(java.io.File.pathSeparator).append(entry));
             List<String> options = List.of("--release", "17", "-Xlint:all", "-Werror", "-proc:none",
-                    "-classpath", System.getProperty("java.class.path"), "-d", classes.toString());
+                    "-classpath", path.toString(), "-d", classes.toString());
             boolean compiled = compiler.getTask(output, fileManager, null, options, null, units).call();
-            assertThat(output.toString()).as("compiler output").isEmpty();
-            assertThat(compiled).as("the generated code compiles").isTrue();
+            return new Result(compiled, output.toString(), classes);
         }
-        return classes;
     }
 }

@@ -12,6 +12,10 @@ import java.util.Comparator;
  *     empty for the document itself
  * @param code a stable identifier of the rule that was broken
  * @param message what is wrong, quoting the bad value, and what was expected
+ *
+ * <p>The path and the message quote what the spec holds, so every character that could break or forge a line
+ * of a log, turn the text around or hide in it, is written as an escape: {@code \r}, {@code \n},
+ * {@code \t}, or {@code \}{@code uXXXX}.
  */
 public record Problem(Position position, String path, ProblemCode code, String message) {
 
@@ -24,6 +28,37 @@ public record Problem(Position position, String path, ProblemCode code, String m
         requireNonNull(path, "path");
         requireNonNull(code, "code");
         requireNonNull(message, "message");
+        path = printable(path);
+        message = printable(message);
+    }
+
+    /** Escapes control characters, line and paragraph separators, bidirectional controls and lone surrogates. */
+    static String printable(String text) {
+        StringBuilder printable = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                printable.append(c).append(text.charAt(++i));
+            } else if (c == '\n') {
+                printable.append("\\n");
+            } else if (c == '\r') {
+                printable.append("\\r");
+            } else if (c == '\t') {
+                printable.append("\\t");
+            } else if (escaped(c)) {
+                printable.append(String.format("\\u%04X", (int) c));
+            } else {
+                printable.append(c);
+            }
+        }
+        return printable.toString();
+    }
+
+    /** Controls, format characters (invisible ones, and bidirectional controls), separators, lone surrogates. */
+    private static boolean escaped(char c) {
+        int type = Character.getType(c);
+        return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE;
     }
 
     /** Returns {@code file:line:column [code] path: message}. */

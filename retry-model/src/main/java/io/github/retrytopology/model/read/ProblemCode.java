@@ -15,8 +15,10 @@ public enum ProblemCode {
     YAML_SYNTAX("yaml-syntax"),
     /** The file holds more than one YAML document. */
     MULTIPLE_DOCUMENTS("multiple-documents"),
-    /** A value carries a YAML tag that could construct an arbitrary type. */
+    /** A value carries an explicit YAML tag, such as {@code !!str} or one that names a Java class. */
     EXPLICIT_TAG("explicit-tag"),
+    /** A value holds a lone UTF-16 surrogate, from an escape, which is no character. */
+    BAD_CHARACTER("bad-character"),
     /** A mapping names the same key twice. */
     DUPLICATE_KEY("duplicate-key"),
     /** Two services share a name. */
@@ -45,6 +47,8 @@ public enum ProblemCode {
     MISSING_DELAYS("missing-delays"),
     /** A service whose delays expand to more wait queues than is sane. */
     TOO_MANY_TIERS("too-many-tiers"),
+    /** A spec whose services need more queues in all than is sane. */
+    TOO_MANY_QUEUES("too-many-queues"),
     /** The Java package is not a valid package name. */
     BAD_PACKAGE("bad-package"),
     /** The exchange name is not one RabbitMQ lets us declare. */
@@ -55,12 +59,14 @@ public enum ProblemCode {
     NO_SERVICES("no-services"),
     /** A service name that is not lower-kebab-case. */
     BAD_SERVICE_NAME("bad-service-name"),
-    /** A derived queue or exchange name longer than RabbitMQ's 255 bytes. */
+    /** A name longer than RabbitMQ, a file system or a class file takes, as written or once derived. */
     NAME_TOO_LONG("name-too-long"),
-    /** Two services whose derived names are the same. */
+    /** Names that are the same once derived, or that hide each other in generated code. */
     NAME_COLLISION("name-collision"),
     /** A service with no routing keys. */
     NO_ROUTING_KEYS("no-routing-keys"),
+    /** A service with more routing keys than is sane. */
+    TOO_MANY_ROUTING_KEYS("too-many-routing-keys"),
     /** A routing key that RabbitMQ would not accept as a topic binding, or would not treat as meant. */
     BAD_ROUTING_KEY("bad-routing-key"),
     /** A service lists the same routing key twice. */

@@ -11,24 +11,26 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.Parser;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.ReaderException;
 import org.yaml.snakeyaml.reader.StreamReader;
@@ -41,8 +43,12 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * business.
  *
  * <p>The YAML is composed into nodes and never constructed into objects, so no tag can instantiate a class;
- * explicit tags are refused all the same. The file's size, its nesting and its aliases to collections are
- * bounded, so that a hostile file costs little to refuse.
+ * every explicit tag, {@code !!str} and {@code !!int} included, is refused all the same, since a spec reads
+ * every value as text. The file's size, its nesting and its aliases to collections are bounded, so that a
+ * hostile file costs little to refuse.
+ *
+ * <p>Positions count lines as editors do: a line ends at a line feed, a carriage return, or both. SnakeYAML
+ * also ends lines at U+0085, U+2028 and U+2029, so its own line numbers are not used; its character index is.
  */
 public final class SpecReader {
 
@@ -55,9 +61,6 @@ public final class SpecReader {
     /** The deepest nesting of lists and mappings a spec may use; a valid spec needs five. */
     public static final int MAX_NESTING = 20;
 
-    private static final Set<Tag> PLAIN_TAGS = Set.of(
-            Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.TIMESTAMP, Tag.SEQ, Tag.MAP, Tag.MERGE);
-
     private static final List<String> ROOT_KEYS =
             List.of("version", "package", "vhost", "exchange", "queueSettings", "defaults", "services");
     private static final List<String> POLICY_KEYS =
@@ -68,6 +71,10 @@ public final class SpecReader {
 
     private final String file;
     private final Problems problems;
+    /** The index, in code points, at which each line of the file starts; set once the file is decoded. */
+    private int[] lineStarts = {0};
+    /** The index, in code points, at which each line's end of line starts, or the file ends. */
+    private int[] lineEnds = {0};
 
     private SpecReader(String file, Problems problems) {
         this.file = file;
@@ -111,9 +118,10 @@ public final class SpecReader {
             result = decoder.flush(out);
         }
         String text = out.flip().toString();
+        indexLines(text);
         if (result.isError()) {
             int bad = content[in.position()] & 0xFF;
-            problems.report(positionAt(text, text.length()), "", ProblemCode.NOT_UTF8,
+            problems.report(positionAt(text.codePointCount(0, text.length())), "", ProblemCode.NOT_UTF8,
                     String.format("byte 0x%02X is not valid UTF-8; save the file as UTF-8", bad));
             return Optional.empty();
         }
@@ -127,10 +135,12 @@ public final class SpecReader {
         options.setNestingDepthLimit(MAX_NESTING);
         options.setCodePointLimit(MAX_BYTES);
         // Nothing is ever constructed from the nodes, so any tag is harmless to compose; each is then refused
-        // with its position by refuseTags rather than as a syntax error.
+        // with its position by TagRefusingParser rather than as a syntax error.
         options.setTagInspector(tag -> true);
+        StreamReader reader = new StreamReader(text);
         try {
-            Composer composer = new Composer(new ParserImpl(new StreamReader(text), options), new Resolver(), options);
+            Parser parser = new TagRefusingParser(new ParserImpl(reader, options));
+            Composer composer = new Composer(parser, new Resolver(), options);
             if (!composer.checkNode()) {
                 reportEmpty();
                 return Optional.empty();
@@ -141,44 +151,27 @@ public final class SpecReader {
                 problems.report(at(second), "", ProblemCode.MULTIPLE_DOCUMENTS,
                         "a second YAML document starts here; a spec is one document");
             }
-            refuseTags(root, Collections.newSetFromMap(new IdentityHashMap<>()));
             return Optional.of(root);
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
             Mark contextMark = e.getContextMark();
             boolean elsewhere = contextMark != null && mark != null && contextMark.getIndex() != mark.getIndex();
+            Position contextPosition = elsewhere ? at(contextMark) : null;
             String context = e.getContext() == null ? "" : " (" + e.getContext() + (elsewhere ? " that starts at line "
-                    + (contextMark.getLine() + 1) + ", column " + (contextMark.getColumn() + 1) : "") + ")";
+                    + contextPosition.line() + ", column " + contextPosition.column() : "") + ")";
             problems.report(at(mark), "", ProblemCode.YAML_SYNTAX, "this is not valid YAML: " + problem + context);
         } catch (ReaderException e) {
-            problems.report(positionAt(text, text.offsetByCodePoints(0, Math.min(e.getPosition(),
-                    text.codePointCount(0, text.length())))), "", ProblemCode.YAML_SYNTAX,
+            problems.report(positionAt(e.getPosition()), "", ProblemCode.YAML_SYNTAX,
                     String.format("character U+%04X is not allowed in YAML", e.getCodePoint()));
         } catch (YAMLException e) {
             problems.report(start(), "", ProblemCode.YAML_SYNTAX, "the file is refused: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // SnakeYAML itself fails on some malformed input, such as an escape cut short by the end of the file.
+            problems.report(positionAt(reader.getIndex()), "", ProblemCode.YAML_SYNTAX,
+                    "this is not valid YAML, and the YAML reader stopped here: " + e.getMessage());
         }
         return Optional.empty();
-    }
-
-    private void refuseTags(Node node, Set<Node> seen) {
-        if (!seen.add(node)) {
-            return;
-        }
-        if (!PLAIN_TAGS.contains(node.getTag())) {
-            String value = node.getTag().getValue();
-            String tag = value.startsWith(Tag.PREFIX) ? "!!" + value.substring(Tag.PREFIX.length()) : value;
-            problems.report(at(node), "", ProblemCode.EXPLICIT_TAG, "the tag '" + tag
-                    + "' is not allowed; a spec holds only plain words, lists and mappings");
-        }
-        if (node instanceof SequenceNode sequence) {
-            sequence.getValue().forEach(item -> refuseTags(item, seen));
-        } else if (node instanceof MappingNode mapping) {
-            for (NodeTuple entry : mapping.getValue()) {
-                refuseTags(entry.getKeyNode(), seen);
-                refuseTags(entry.getValueNode(), seen);
-            }
-        }
     }
 
     private Optional<SpecDraft> readRoot(Node root) {
@@ -311,6 +304,10 @@ public final class SpecReader {
             wrongType(node, expected);
             return Optional.empty();
         }
+        if (hasLoneSurrogate(scalar.getValue())) {
+            reportLoneSurrogate(node.position(), node.path());
+            return Optional.empty();
+        }
         return Optional.of(located(scalar.getValue(), node));
     }
 
@@ -369,19 +366,59 @@ public final class SpecReader {
     }
 
     private Position at(Mark mark) {
-        return mark == null ? start() : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
+        return mark == null ? start() : positionAt(mark.getIndex());
     }
 
-    private Position positionAt(String text, int index) {
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < index; i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
-                lineStart = i + 1;
+    /**
+     * The position of the character at this index, in code points. A position in a line's end of line, or past
+     * the end of the file, is the end of its line.
+     */
+    private Position positionAt(int index) {
+        int line = Arrays.binarySearch(lineStarts, index);
+        if (line < 0) {
+            line = -line - 2;
+        }
+        return new Position(file, line + 1, Math.min(index, lineEnds[line]) - lineStarts[line] + 1);
+    }
+
+    /** Finds where each line starts and ends, in code points: a line ends at LF, CR or CR LF. */
+    private void indexLines(String text) {
+        List<Integer> starts = new ArrayList<>(List.of(0));
+        List<Integer> ends = new ArrayList<>();
+        int index = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r') {
+                ends.add(index);
+                int length = c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n' ? 2 : 1;
+                i += length - 1;
+                index += length;
+                starts.add(index);
+            } else if (!Character.isHighSurrogate(c) || i + 1 >= text.length()
+                    || !Character.isLowSurrogate(text.charAt(i + 1))) {
+                index++;
             }
         }
-        return new Position(file, line, text.codePointCount(lineStart, index) + 1);
+        ends.add(index);
+        lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+        lineEnds = ends.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private void reportLoneSurrogate(Position position, String path) {
+        problems.report(position, path, ProblemCode.BAD_CHARACTER, "this holds a lone UTF-16 surrogate, which is "
+                + "not a character and cannot be written as UTF-8; check its \\u escapes");
+    }
+
+    private static boolean hasLoneSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean startsWith(byte[] content, int... prefix) {
@@ -456,6 +493,10 @@ public final class SpecReader {
                 }
                 String key = scalarKey.getValue();
                 Position keyPosition = at(keyNode);
+                if (hasLoneSurrogate(key)) {
+                    reportLoneSurrogate(keyPosition, path);
+                    continue;
+                }
                 String childPath = child(path, key);
                 if (keyPositions.containsKey(key)) {
                     Position first = keyPositions.get(key);
@@ -522,5 +563,41 @@ public final class SpecReader {
     @FunctionalInterface
     private interface EntryAction {
         void accept(Located<String> key, Located<Node> value);
+    }
+
+    /**
+     * Hands the composer SnakeYAML's events, refusing each that carries an explicit tag: the tag decides nothing
+     * here, since every value is read as text, so it can only mislead.
+     */
+    private final class TagRefusingParser implements Parser {
+        private final Parser parser;
+
+        TagRefusingParser(Parser parser) {
+            this.parser = parser;
+        }
+
+        @Override
+        public boolean checkEvent(Event.ID choice) {
+            return parser.checkEvent(choice);
+        }
+
+        @Override
+        public Event peekEvent() {
+            return parser.peekEvent();
+        }
+
+        @Override
+        public Event getEvent() {
+            Event event = parser.getEvent();
+            String tag = event instanceof ScalarEvent scalar ? scalar.getTag()
+                    : event instanceof CollectionStartEvent collection ? collection.getTag() : null;
+            if (tag != null) {
+                String shown = tag.startsWith(Tag.PREFIX) ? "!!" + tag.substring(Tag.PREFIX.length()) : tag;
+                problems.report(at(event.getStartMark()), "", ProblemCode.EXPLICIT_TAG, "the tag '" + shown
+                        + "' is not allowed; a spec holds only plain words, lists and mappings, and reads every word "
+                        + "as text");
+            }
+            return event;
+        }
     }
 }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -51,6 +52,8 @@ public final class SpecValidator {
     private static final Pattern DECIMAL = Pattern.compile("\\d+(\\.\\d+)?");
 
     private final Problems problems;
+    /** Every payload class of the spec, for the checks across them. */
+    private final List<Located<String>> payloads = new ArrayList<>();
 
     private SpecValidator(Problems problems) {
         this.problems = problems;
@@ -74,6 +77,7 @@ public final class SpecValidator {
                 QueueSettings.POLICIES);
         Settings defaults = settings(draft.defaults());
         List<Service> services = services(draft.services(), defaults);
+        checkPayloadNames(javaPackage);
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
@@ -92,27 +96,62 @@ public final class SpecValidator {
             return null;
         }
         String name = javaPackage.value();
-        String reason = null;
-        for (String part : name.split("\\.", -1)) {
-            if (part.isEmpty()) {
-                reason = "it has an empty part";
-            } else if (SourceVersion.isKeyword(part)) {
-                reason = "'" + part + "' is a Java keyword";
-            } else if (!SourceVersion.isIdentifier(part)) {
-                reason = "'" + part + "' is not a Java identifier";
-            }
-            if (reason != null) {
-                break;
-            }
-        }
-        if (reason == null && (name.equals("java") || name.startsWith("java."))) {
-            reason = "packages under 'java' belong to the JDK";
-        }
+        String reason = packageProblem(name);
         if (reason != null) {
             problems.report(javaPackage, ProblemCode.BAD_PACKAGE, "'" + name + "' is not a Java package name: "
                     + reason + "; expected lower-case words joined by dots, such as com.acme.retry");
+        } else if (bytes(name) > Names.MAX_JAVA_NAME_BYTES) {
+            problems.report(javaPackage, ProblemCode.NAME_TOO_LONG, "package '" + name + "' is " + bytes(name)
+                    + " bytes long; at most " + Names.MAX_JAVA_NAME_BYTES + " make a path that every file system takes");
         }
         return name;
+    }
+
+    /** Says why generated code cannot be put in this package, or null if it can. */
+    private static String packageProblem(String name) {
+        String[] parts = name.split("\\.", -1);
+        for (String part : parts) {
+            String reason = part.isEmpty() ? "it has an empty part" : identifierProblem(part);
+            if (reason != null) {
+                return reason;
+            }
+            if (part.contains("$")) {
+                return "'" + part + "' has a '$', which marks nested classes in the names of generated code";
+            }
+        }
+        if (startsUpperCase(parts[0])) {
+            return "'" + parts[0] + "' starts with an upper-case letter, so Java could read it as a class, such as "
+                    + "one of java.lang";
+        }
+        if (name.equals("java") || name.startsWith("java.")) {
+            return "packages under 'java' belong to the JDK";
+        }
+        for (Module module : ModuleLayer.boot().modules()) {
+            if (module.getPackages().contains(name)) {
+                return "the JDK's module " + module.getName() + " has it, and code outside the module cannot join it";
+            }
+        }
+        return null;
+    }
+
+    /** Says why this is not a Java identifier as javac reads it, or null if it is one. */
+    private static String identifierProblem(String name) {
+        if (SourceVersion.isKeyword(name)) {
+            return "'" + name + "' is a Java keyword";
+        }
+        if (!SourceVersion.isIdentifier(name)) {
+            return "'" + name + "' is not a Java identifier";
+        }
+        OptionalInt ignored = name.codePoints().filter(Character::isIdentifierIgnorable).findFirst();
+        if (ignored.isPresent()) {
+            return String.format("'%s' holds U+%04X, which javac ignores in names", name, ignored.getAsInt());
+        }
+        return null;
+    }
+
+    private static boolean startsUpperCase(String name) {
+        int first = name.codePointAt(0);
+        return Character.isUpperCase(first) || Character.isTitleCase(first);
     }
 
     private String vhost(Located<String> vhost) {
@@ -293,13 +332,57 @@ public final class SpecValidator {
         if (!binary.contains(".")) {
             return "it has no package; write the fully qualified name, such as java.lang." + binary;
         }
-        String[] parts = binary.substring(binary.lastIndexOf('.') + 1).split("\\$");
-        for (String part : parts) {
+        for (String part : source.split("\\.")) {
+            String reason = identifierProblem(part);
+            if (reason != null) {
+                return reason;
+            }
+        }
+        String javaPackage = binary.substring(0, binary.lastIndexOf('.'));
+        if (javaPackage.contains("$")) {
+            return "'$' marks a nested class, so it cannot be in the package, '" + javaPackage + "'";
+        }
+        String root = javaPackage.split("\\.")[0];
+        if (startsUpperCase(root)) {
+            return "its package starts with '" + root + "', an upper-case word that Java could read as a class, "
+                    + "such as one of java.lang";
+        }
+        for (String part : binary.substring(javaPackage.length() + 1).split("\\$")) {
             if (RESTRICTED_TYPE_NAMES.contains(part)) {
                 return "'" + part + "' cannot name a class";
             }
         }
+        if (bytes(binary) > Names.MAX_JAVA_NAME_BYTES) {
+            return "it is " + bytes(binary) + " bytes long; at most " + Names.MAX_JAVA_NAME_BYTES;
+        }
         return null;
+    }
+
+    /**
+     * Refuses a payload class whose simple name is the first word of a package that generated code writes out
+     * in full, such as {@code a} beside {@code a.b.DeliveryContext}: Java would read that package as the class.
+     */
+    private void checkPayloadNames(String javaPackage) {
+        Map<String, String> roots = new HashMap<>();
+        Names.GENERATED_CODE_PACKAGE_ROOTS.forEach(root -> roots.put(root, "the generated code's " + root + "."));
+        if (javaPackage != null) {
+            roots.putIfAbsent(javaPackage.split("\\.")[0], "the package " + javaPackage);
+        }
+        for (Located<String> payload : payloads) {
+            roots.putIfAbsent(payload.value().split("\\.")[0], "the package of " + payload.value());
+        }
+        for (Located<String> payload : payloads) {
+            String binary = payload.value();
+            for (String simpleName : binary.substring(binary.lastIndexOf('.') + 1).split("\\$")) {
+                String root = roots.get(simpleName);
+                if (root != null) {
+                    problems.report(payload, ProblemCode.NAME_COLLISION, "payload class '" + binary + "' is named '"
+                            + simpleName + "', the first word of " + root + "; in generated code Java would read that "
+                            + "package as this class, so rename one of them");
+                    break;
+                }
+            }
+        }
     }
 
     private List<Service> services(Located<List<ServiceDraft>> services, Settings defaults) {
@@ -312,12 +395,13 @@ public final class SpecValidator {
         }
         List<Service> built = new ArrayList<>();
         Map<String, Located<String>> byJavaType = new HashMap<>();
+        long queues = 0;
         for (ServiceDraft draft : services.value()) {
             Located<String> name = draft.name();
             boolean named = checkServiceName(name);
             if (named) {
                 String javaType = Names.javaType(name.value());
-                Located<String> first = byJavaType.putIfAbsent(javaType, name);
+                Located<String> first = byJavaType.putIfAbsent(javaType.toLowerCase(Locale.ROOT), name);
                 if (javaType.equals(Names.TOPOLOGY_CLASS)) {
                     problems.report(name, ProblemCode.NAME_COLLISION, "service '" + name.value() + "' would be the "
                             + "Java type " + javaType + ", which is the generated topology class; rename it");
@@ -325,10 +409,15 @@ public final class SpecValidator {
                     problems.report(name, ProblemCode.NAME_COLLISION, "service '" + name.value() + "' would be the "
                             + "constant " + Names.constant(name.value()) + ", which the generated topology class "
                             + "already has; rename it");
-                } else if (first != null) {
+                } else if (first != null && Names.javaType(first.value()).equals(javaType)) {
                     problems.report(name, ProblemCode.NAME_COLLISION, "services '" + name.value() + "' and '"
                             + first.value() + "' (line " + first.position().line() + ") both become the Java type "
                             + javaType + "; rename one");
+                } else if (first != null) {
+                    problems.report(name, ProblemCode.NAME_COLLISION, "services '" + name.value() + "' and '"
+                            + first.value() + "' (line " + first.position().line() + ") become the Java types "
+                            + javaType + " and " + Names.javaType(first.value()) + ", which differ only in case: on a "
+                            + "file system that ignores case, as macOS's and Windows' do, their files are one; rename one");
                 }
             }
             List<Route> routes = routes(draft);
@@ -336,9 +425,16 @@ public final class SpecValidator {
             Optional<RetryPolicy> policy = policy(name, own, defaults);
             QueueType queueType = inherit(own.queueType(), defaults.queueType(), QueueType.QUORUM);
             if (named && routes != null && policy.isPresent() && queueType != null) {
-                checkLength(name, policy.get().tiers().size());
+                int tiers = policy.get().tiers().size();
+                checkLength(name, tiers);
+                queues += 2 + tiers;
                 built.add(new Service(name.value(), routes, policy.get(), queueType));
             }
+        }
+        if (queues > RetrySpec.MAX_QUEUES) {
+            problems.report(services, ProblemCode.TOO_MANY_QUEUES, "these services would need " + queues + " queues,"
+                    + " each service its own, its parking lot and one per delay tier; a spec may have at most "
+                    + RetrySpec.MAX_QUEUES);
         }
         return built;
     }
@@ -355,6 +451,13 @@ public final class SpecValidator {
     }
 
     private void checkLength(Located<String> name, int tiers) {
+        String fileName = Names.longestFileName(name.value());
+        if (bytes(fileName) > Names.MAX_JAVA_NAME_BYTES) {
+            problems.report(name, ProblemCode.NAME_TOO_LONG, "service '" + name.value() + "' makes the generated file "
+                    + "name '" + fileName + "', " + bytes(fileName) + " bytes long; file systems allow at most "
+                    + Names.MAX_JAVA_NAME_BYTES);
+            return;
+        }
         List<String> longest = new ArrayList<>(List.of(Names.parkingLot(name.value())));
         if (tiers > 0) {
             longest.add(Names.tierQueue(name.value(), tiers));
@@ -375,6 +478,12 @@ public final class SpecValidator {
         if (service.routingKeys().value().isEmpty()) {
             problems.report(service.routingKeys(), ProblemCode.NO_ROUTING_KEYS,
                     "service '" + service.name().value() + "' has no routing keys; list at least one");
+            return null;
+        }
+        if (service.routingKeys().value().size() > Service.MAX_ROUTING_KEYS) {
+            problems.report(service.routingKeys(), ProblemCode.TOO_MANY_ROUTING_KEYS, "service '"
+                    + service.name().value() + "' lists " + service.routingKeys().value().size() + " routing keys; a "
+                    + "service may have at most " + Service.MAX_ROUTING_KEYS + ", so bind one of them with wildcards");
             return null;
         }
         List<Route> routes = new ArrayList<>();
@@ -416,6 +525,9 @@ public final class SpecValidator {
         earlier.add(new Located<>(bindingKey, key.position(), key.path()));
         Optional<String> handler = handler(draft, bindingKey, handlers);
         boolean payloadValid = draft.payload() == null || checkClassName(draft.payload(), "a payload class");
+        if (draft.payload() != null && payloadValid) {
+            payloads.add(draft.payload());
+        }
         if (handler.isEmpty() || !payloadValid) {
             return Optional.empty();
         }
@@ -427,8 +539,8 @@ public final class SpecValidator {
         Located<String> handler = draft.handler();
         if (handler == null) {
             if (key.hasWildcards()) {
-                String suggestion = Names.handlerMethod(BindingKey.of(key.value().replace("*", "any").replace("#", "all")))
-                        .filter(SourceVersion::isIdentifier)
+                String suggestion = Names.handlerMethod(key.value().replace("*", "any").replace("#", "all"))
+                        .filter(name -> identifierProblem(name) == null && bytes(name) <= Names.MAX_JAVA_NAME_BYTES)
                         .map(name -> ", such as 'handler: " + name + "'")
                         .orElse("");
                 problems.report(draft.key(), ProblemCode.HANDLER_REQUIRED, "'" + key.value()
@@ -450,8 +562,14 @@ public final class SpecValidator {
             problems.report(handler, ProblemCode.RESERVED_HANDLER, from + "'" + name + "' is a Java keyword" + fix);
             return Optional.empty();
         }
-        if (!SourceVersion.isIdentifier(name)) {
-            problems.report(handler, ProblemCode.BAD_HANDLER, from + "'" + name + "' is not a Java identifier" + fix);
+        String reason = identifierProblem(name);
+        if (reason != null) {
+            problems.report(handler, ProblemCode.BAD_HANDLER, from + reason + fix);
+            return Optional.empty();
+        }
+        if (bytes(name) > Names.MAX_JAVA_NAME_BYTES) {
+            problems.report(handler, ProblemCode.NAME_TOO_LONG, from + "handler '" + name + "' is " + bytes(name)
+                    + " bytes long; at most " + Names.MAX_JAVA_NAME_BYTES);
             return Optional.empty();
         }
         if (Names.RESERVED_HANDLER_NAMES.contains(name)) {

@@ -111,6 +111,19 @@ class SpecReaderTest {
     }
 
     @Test
+    void writesEveryControlCharacterOfAMessageAsAnEscape() {
+        String text = VALID.replace("acme.events", "\"events\\r[ERROR] fake line\\u2028\\u202Eevil\\x85\"")
+                .replace("email:", "\"em\\nail\":");
+
+        InvalidSpecException error = refused(text.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(error.getMessage()).doesNotContain("\r", "\u2028", "\u202E", "\u0085")
+                .contains("'events\\r[ERROR] fake line\\u2028\\u202Eevil\\u0085' contains a control character",
+                        "services['em\\nail']");
+        assertThat(error.getMessage().lines()).allSatisfy(line -> assertThat(line).doesNotStartWith("[ERROR]"));
+    }
+
+    @Test
     void readsAliasesThatShareSettings() {
         String shared = """
                 version: 1

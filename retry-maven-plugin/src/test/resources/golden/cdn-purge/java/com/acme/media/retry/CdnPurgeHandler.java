@@ -34,9 +34,9 @@ public interface CdnPurgeHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(CdnPurgeHandler handler) {
-        return Routes.builder(RetryTopology.CDN_PURGE)
-                .on("photo.deleted", handler::photoDeleted)
-                .on("album.deleted", handler::albumDeleted)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.CDN_PURGE);
+        routes.on("photo.deleted", handler::photoDeleted);
+        routes.on("album.deleted", handler::albumDeleted);
+        return routes.build();
     }
 }

@@ -1,23 +1,17 @@
 package com.acme.media.retry;
 
-import io.github.retrytopology.model.QueueSettings;
-import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.decision.Backoff;
-import io.github.retrytopology.model.decision.RetryPolicy;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
 /**
  * Every name and retry policy of the services of exchange <code>media.events</code>, so that no code
  * writes a queue name.
  *
- * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service. The nested classes hold
- * each service's queue names as strings.
+ * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service, which the spec's own
+ * reader builds from the text of the spec when this class is initialized. The nested classes hold each service's
+ * queue names as strings.
  *
  * <p>Generated from cdn-purge.yml; do not edit.
  */
@@ -42,28 +36,15 @@ public final class RetryTopology {
     /** The resource beside this class that pictures the topology, as Markdown with a Mermaid diagram. */
     public static final String DIAGRAM = "topology.md";
 
+    /** The whole spec: every service of the exchange. */
+    public static final RetrySpec SPEC =
+            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "cdn-purge.yml");
+
     /**
      * Service <code>cdn-purge</code>. Up to 5 attempts, the retries waiting 10s, 30s, 1m30s and 4m30s; then the
      * parking lot. Parked at once: java.lang.IllegalArgumentException.
      */
-    public static final Service CDN_PURGE = new Service(
-            "cdn-purge",
-            List.of(
-                    Route.of("photo.deleted", "photoDeleted"),
-                    Route.of("album.deleted", "albumDeleted")),
-            new RetryPolicy(
-                    5,
-                    Backoff.exponential(Duration.ofSeconds(10), new BigDecimal("3"), Duration.ofMinutes(30)),
-                    List.of("java.lang.IllegalArgumentException")),
-            QueueType.QUORUM);
-
-    /** The whole spec: every service of the exchange. */
-    public static final RetrySpec SPEC = new RetrySpec(
-            "com.acme.media.retry",
-            VHOST,
-            EXCHANGE,
-            QueueSettings.POLICIES,
-            List.of(CDN_PURGE));
+    public static final Service CDN_PURGE = SPEC.service("cdn-purge");
 
     /** The queues of service <code>cdn-purge</code>. */
     public static final class CdnPurge {
@@ -94,5 +75,24 @@ public final class RetryTopology {
     }
 
     private RetryTopology() {
+    }
+
+    /** The text of cdn-purge.yml as it was generated from, in pieces that each fit a class file's constant. */
+    private static String spec() {
+        return String.join("",
+                  "# The CDN purge service of a photo site. The CDN's API refuses purge requests at\n"
+                + "# peak hours (\"507 queue is full\"), so purges are retried with growing delays:\n"
+                + "# 10s, 30s, 1m30s, 4m30s.\n"
+                + "version: 1\n"
+                + "package: com.acme.media.retry\n"
+                + "exchange: media.events\n"
+                + "services:\n"
+                + "  cdn-purge:\n"
+                + "    routingKeys:\n"
+                + "      - photo.deleted\n"
+                + "      - album.deleted\n"
+                + "    maxAttempts: 5\n"
+                + "    backoff: {initial: 10s, multiplier: 3, max: 30m}\n"
+                + "    nonRetryable: [java.lang.IllegalArgumentException]\n");
     }
 }

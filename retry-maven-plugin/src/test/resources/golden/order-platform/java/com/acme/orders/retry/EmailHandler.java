@@ -34,9 +34,9 @@ public interface EmailHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(EmailHandler handler) {
-        return Routes.builder(RetryTopology.EMAIL)
-                .on("order.created", handler::orderCreated)
-                .on("order.paid", handler::orderPaid)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.EMAIL);
+        routes.on("order.created", handler::orderCreated);
+        routes.on("order.paid", handler::orderPaid);
+        return routes.build();
     }
 }

@@ -15,9 +15,13 @@ import javax.annotation.processing.Generated;
  * {@code RetryingConsumer.builder(connection, FinanceHandler.routes(handler)).start()}. A method that returns
  * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
  *
+ * <p>A payload class may be generic: its method takes it raw, as the codec decodes it, so raw types are no warning
+ * here.
+ *
  * <p>Generated from order-platform.yml; do not edit.
  */
 @Generated("io.github.retrytopology:retry-maven-plugin")
+@SuppressWarnings("rawtypes")
 public interface FinanceHandler {
 
     /**
@@ -35,9 +39,9 @@ public interface FinanceHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(FinanceHandler handler) {
-        return Routes.builder(RetryTopology.FINANCE)
-                .on("order.completed", OrderEvent.class, handler::orderCompleted)
-                .on("order.refunded", handler::orderRefunded)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.FINANCE);
+        routes.on("order.completed", OrderEvent.class, handler::orderCompleted);
+        routes.on("order.refunded", handler::orderRefunded);
+        return routes.build();
     }
 }

@@ -1,23 +1,17 @@
 package com.acme.orders.retry;
 
-import io.github.retrytopology.model.QueueSettings;
-import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.decision.Backoff;
-import io.github.retrytopology.model.decision.RetryPolicy;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
 /**
  * Every name and retry policy of the services of exchange <code>orders.events</code>, so that no code
  * writes a queue name.
  *
- * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service. The nested classes hold
- * each service's queue names as strings.
+ * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service, which the spec's own
+ * reader builds from the text of the spec when this class is initialized. The nested classes hold each service's
+ * queue names as strings.
  *
  * <p>Generated from order-platform.yml; do not edit.
  */
@@ -42,72 +36,27 @@ public final class RetryTopology {
     /** The resource beside this class that pictures the topology, as Markdown with a Mermaid diagram. */
     public static final String DIAGRAM = "topology.md";
 
+    /** The whole spec: every service of the exchange. */
+    public static final RetrySpec SPEC =
+            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "order-platform.yml");
+
     /**
      * Service <code>email</code>. Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the parking
      * lot. Parked at once: com.acme.orders.InvalidOrderException.
      */
-    public static final Service EMAIL = new Service(
-            "email",
-            List.of(
-                    Route.of("order.created", "orderCreated"),
-                    Route.of("order.paid", "orderPaid")),
-            new RetryPolicy(
-                    6,
-                    Backoff.delays(
-                            Duration.ofSeconds(10),
-                            Duration.ofSeconds(100),
-                            Duration.ofHours(1),
-                            Duration.ofHours(2),
-                            Duration.ofHours(10)),
-                    List.of("com.acme.orders.InvalidOrderException")),
-            QueueType.QUORUM);
+    public static final Service EMAIL = SPEC.service("email");
 
     /**
      * Service <code>ticketing</code>. Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the
      * parking lot. Parked at once: com.acme.orders.InvalidOrderException.
      */
-    public static final Service TICKETING = new Service(
-            "ticketing",
-            List.of(
-                    Route.of("order.*", "orderEvent", "com.acme.orders.OrderEvent")),
-            new RetryPolicy(
-                    6,
-                    Backoff.delays(
-                            Duration.ofSeconds(10),
-                            Duration.ofSeconds(100),
-                            Duration.ofHours(1),
-                            Duration.ofHours(2),
-                            Duration.ofHours(10)),
-                    List.of("com.acme.orders.InvalidOrderException")),
-            QueueType.QUORUM);
+    public static final Service TICKETING = SPEC.service("ticketing");
 
     /**
      * Service <code>finance</code>. Up to 8 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h, that last
      * delay repeating; then the parking lot. Parked at once: com.acme.orders.InvalidOrderException.
      */
-    public static final Service FINANCE = new Service(
-            "finance",
-            List.of(
-                    Route.of("order.completed", "orderCompleted", "com.acme.orders.OrderEvent"),
-                    Route.of("order.refunded", "orderRefunded")),
-            new RetryPolicy(
-                    8,
-                    Backoff.delays(
-                            Duration.ofSeconds(10),
-                            Duration.ofSeconds(100),
-                            Duration.ofHours(1),
-                            Duration.ofHours(2),
-                            Duration.ofHours(10)),
-                    List.of("com.acme.orders.InvalidOrderException")),
-            QueueType.QUORUM);
-
-    /** The whole spec: every service of the exchange. */
-    public static final RetrySpec SPEC = new RetrySpec(
-            "com.acme.orders.retry",
-            VHOST,
-            EXCHANGE,
-            QueueSettings.POLICIES,
-            List.of(EMAIL, TICKETING, FINANCE));
+    public static final Service FINANCE = SPEC.service("finance");
 
     /** The queues of service <code>email</code>. */
     public static final class Email {
@@ -203,5 +152,37 @@ public final class RetryTopology {
     }
 
     private RetryTopology() {
+    }
+
+    /** The text of order-platform.yml as it was generated from, in pieces that each fit a class file's constant. */
+    private static String spec() {
+        return String.join("",
+                  "# An order platform: three services react to order events, each on its own queue,\n"
+                + "# and retry in steps of 10s, 100s, 1h, 2h and 10h, the last one repeating.\n"
+                + "version: 1\n"
+                + "package: com.acme.orders.retry\n"
+                + "vhost: orders\n"
+                + "exchange: orders.events\n"
+                + "defaults:\n"
+                + "  maxAttempts: 6\n"
+                + "  delays: [10s, 100s, 1h, 2h, 10h]\n"
+                + "  nonRetryable:\n"
+                + "    - com.acme.orders.InvalidOrderException\n"
+                + "services:\n"
+                + "  email:\n"
+                + "    routingKeys:\n"
+                + "      - order.created\n"
+                + "      - order.paid\n"
+                + "  ticketing:\n"
+                + "    routingKeys:\n"
+                + "      - key: order.*\n"
+                + "        handler: orderEvent\n"
+                + "        payload: com.acme.orders.OrderEvent\n"
+                + "  finance:\n"
+                + "    routingKeys:\n"
+                + "      - key: order.completed\n"
+                + "        payload: com.acme.orders.OrderEvent\n"
+                + "      - order.refunded\n"
+                + "    maxAttempts: 8\n");
     }
 }

@@ -15,9 +15,13 @@ import javax.annotation.processing.Generated;
  * {@code RetryingConsumer.builder(connection, TicketingHandler.routes(handler)).start()}. A method that returns
  * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
  *
+ * <p>A payload class may be generic: its method takes it raw, as the codec decodes it, so raw types are no warning
+ * here.
+ *
  * <p>Generated from order-platform.yml; do not edit.
  */
 @Generated("io.github.retrytopology:retry-maven-plugin")
+@SuppressWarnings("rawtypes")
 public interface TicketingHandler {
 
     /**
@@ -30,8 +34,8 @@ public interface TicketingHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(TicketingHandler handler) {
-        return Routes.builder(RetryTopology.TICKETING)
-                .on("order.*", OrderEvent.class, handler::orderEvent)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.TICKETING);
+        routes.on("order.*", OrderEvent.class, handler::orderEvent);
+        return routes.build();
     }
 }

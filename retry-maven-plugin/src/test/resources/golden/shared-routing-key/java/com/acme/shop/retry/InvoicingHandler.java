@@ -28,8 +28,8 @@ public interface InvoicingHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(InvoicingHandler handler) {
-        return Routes.builder(RetryTopology.INVOICING)
-                .on("order.placed", handler::orderPlaced)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.INVOICING);
+        routes.on("order.placed", handler::orderPlaced);
+        return routes.build();
     }
 }

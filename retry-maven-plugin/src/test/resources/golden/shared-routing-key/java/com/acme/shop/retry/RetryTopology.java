@@ -1,23 +1,17 @@
 package com.acme.shop.retry;
 
-import io.github.retrytopology.model.QueueSettings;
-import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.decision.Backoff;
-import io.github.retrytopology.model.decision.RetryPolicy;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
 /**
  * Every name and retry policy of the services of exchange <code>shop.events</code>, so that no code
  * writes a queue name.
  *
- * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service. The nested classes hold
- * each service's queue names as strings.
+ * <p>The runtime consumes with the model constants: {@link #SPEC}, and one per service, which the spec's own
+ * reader builds from the text of the spec when this class is initialized. The nested classes hold each service's
+ * queue names as strings.
  *
  * <p>Generated from shared-routing-key.yml; do not edit.
  */
@@ -42,39 +36,19 @@ public final class RetryTopology {
     /** The resource beside this class that pictures the topology, as Markdown with a Mermaid diagram. */
     public static final String DIAGRAM = "topology.md";
 
+    /** The whole spec: every service of the exchange. */
+    public static final RetrySpec SPEC =
+            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "shared-routing-key.yml");
+
     /**
      * Service <code>invoicing</code>. Up to 3 attempts, the retries waiting 1s and 5s; then the parking lot.
      */
-    public static final Service INVOICING = new Service(
-            "invoicing",
-            List.of(
-                    Route.of("order.placed", "orderPlaced")),
-            new RetryPolicy(
-                    3,
-                    Backoff.delays(Duration.ofSeconds(1), Duration.ofSeconds(5)),
-                    List.of()),
-            QueueType.QUORUM);
+    public static final Service INVOICING = SPEC.service("invoicing");
 
     /**
      * Service <code>warehouse</code>. Up to 3 attempts, the retries waiting 1s and 5s; then the parking lot.
      */
-    public static final Service WAREHOUSE = new Service(
-            "warehouse",
-            List.of(
-                    Route.of("order.placed", "orderPlaced")),
-            new RetryPolicy(
-                    3,
-                    Backoff.delays(Duration.ofSeconds(1), Duration.ofSeconds(5)),
-                    List.of()),
-            QueueType.QUORUM);
-
-    /** The whole spec: every service of the exchange. */
-    public static final RetrySpec SPEC = new RetrySpec(
-            "com.acme.shop.retry",
-            VHOST,
-            EXCHANGE,
-            QueueSettings.POLICIES,
-            List.of(INVOICING, WAREHOUSE));
+    public static final Service WAREHOUSE = SPEC.service("warehouse");
 
     /** The queues of service <code>invoicing</code>. */
     public static final class Invoicing {
@@ -121,5 +95,23 @@ public final class RetryTopology {
     }
 
     private RetryTopology() {
+    }
+
+    /** The text of shared-routing-key.yml as it was generated from, in pieces that each fit a class file's constant. */
+    private static String spec() {
+        return String.join("",
+                  "# Two services bound to the same routing key: when one fails, its retry must reach\n"
+                + "# only its own queue, never the other service again.\n"
+                + "version: 1\n"
+                + "package: com.acme.shop.retry\n"
+                + "exchange: shop.events\n"
+                + "defaults:\n"
+                + "  maxAttempts: 3\n"
+                + "  delays: [1s, 5s]\n"
+                + "services:\n"
+                + "  invoicing:\n"
+                + "    routingKeys: [order.placed]\n"
+                + "  warehouse:\n"
+                + "    routingKeys: [order.placed]\n");
     }
 }

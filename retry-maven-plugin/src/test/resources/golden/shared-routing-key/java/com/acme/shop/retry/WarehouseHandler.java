@@ -28,8 +28,8 @@ public interface WarehouseHandler {
      * order the spec lists them, that matches.
      */
     static Routes routes(WarehouseHandler handler) {
-        return Routes.builder(RetryTopology.WAREHOUSE)
-                .on("order.placed", handler::orderPlaced)
-                .build();
+        Routes.Builder routes = Routes.builder(RetryTopology.WAREHOUSE);
+        routes.on("order.placed", handler::orderPlaced);
+        return routes.build();
     }
 }

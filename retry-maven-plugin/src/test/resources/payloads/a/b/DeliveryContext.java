@@ -1,0 +1,4 @@
+package a.b;
+
+public final class DeliveryContext {
+}

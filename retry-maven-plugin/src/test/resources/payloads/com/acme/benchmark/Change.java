@@ -1,0 +1,4 @@
+package com.acme.benchmark;
+
+public record Change(String id) {
+}

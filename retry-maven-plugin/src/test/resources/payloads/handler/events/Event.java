@@ -1,0 +1,4 @@
+package handler.events;
+
+public final class Event {
+}

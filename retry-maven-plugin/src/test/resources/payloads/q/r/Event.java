@@ -1,0 +1,4 @@
+package q.r;
+
+public final class Event {
+}

@@ -1,0 +1,4 @@
+package routes.events;
+
+public final class Event {
+}

@@ -1,0 +1,4 @@
+package straße.x;
+
+public final class Event {
+}

@@ -1,0 +1,4 @@
+package x.y;
+
+public final class RetryTopology {
+}
