@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -304,6 +306,9 @@ class RetryingConsumerIT {
 
     @Test
     void handlesDeliveriesInParallelOnItsConsumersOnceTheyAreNoLongerCautious() throws Exception {
+        // Handlers run on the connection's consumer threads: three at once need three of them.
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        Connection connection = broker.connectionFactory().newConnection(threads, "three-threads");
         CountDownLatch allThree = new CountDownLatch(3);
         RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> {
             if (new String(context.body(), StandardCharsets.UTF_8).startsWith("together")) {
@@ -323,6 +328,9 @@ class RetryingConsumerIT {
 
         assertThat(allThree.await(10, SECONDS)).as("three deliveries handled at once").isTrue();
         await().atMost(10, SECONDS).until(() -> events.successes.get() == 6);
+        consumer.stop(Duration.ofSeconds(5));
+        connection.close();
+        threads.shutdown();
     }
 
     @Test
