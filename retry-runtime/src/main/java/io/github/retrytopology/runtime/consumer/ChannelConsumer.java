@@ -433,15 +433,14 @@ final class ChannelConsumer {
     private void republish(Delivery delivery, Decision decision, Throwable failure, Map<String, Object> headers) {
         String queue = decision instanceof Decision.Retry retry ? owner.decisions().tier(retry.tier()).queue()
                 : service.parkingLot();
-        AMQP.BasicProperties properties = RetryHeaders.republish(delivery.properties, headers);
-        send(new Republish(delivery, decision, failure, queue, properties), false);
+        send(new Republish(delivery, decision, failure, queue, RetryHeaders.outgoing(delivery.properties, headers)));
     }
 
     /**
-     * Sends a republish on the channel life its delivery came on. {@code again} gives the send a fresh publish
-     * id, so that a return is matched to the send it concerns.
+     * Sends a republish on the channel life its delivery came on, stamped with its publish sequence number, so
+     * that a return is matched to the send it concerns.
      */
-    void send(Republish republish, boolean again) {
+    void send(Republish republish) {
         Life current = republish.delivery.life;
         backingOff.remove(republish);
         if (!current.isCurrent()) {
@@ -451,18 +450,15 @@ final class ChannelConsumer {
         if (!republish.sending()) {
             return;
         }
-        AMQP.BasicProperties properties = again ? RetryHeaders.withNewPublishId(republish.properties)
-                : republish.properties;
-        String publishId = RetryHeaders.publishId(properties);
         // One send at a time per channel, so that the sequence number registered is the one sent.
         synchronized (current) {
             long sequence = current.channel.getNextPublishSeqNo();
-            PendingPublishes.Send send = new PendingPublishes.Send(republish, sequence, publishId,
+            PendingPublishes.Send send = new PendingPublishes.Send(republish, sequence,
                     owner.ticker().nanos() + owner.confirmTimeoutNanos());
             current.pending.add(send);
             try {
-                current.channel.basicPublish(Topology.DEFAULT_EXCHANGE, republish.queue, true, properties,
-                        republish.delivery.body);
+                current.channel.basicPublish(Topology.DEFAULT_EXCHANGE, republish.queue, true,
+                        republish.outgoing.stamped(sequence), republish.delivery.body);
             } catch (IOException | RuntimeException e) {
                 if (current.pending.remove(sequence) != null) {
                     refused(send, "it could not be sent: " + RetryingConsumer.describe(e));
@@ -514,7 +510,7 @@ final class ChannelConsumer {
         owner.refusals().refused(republish.queue, reason);
         owner.notifyListener(listener -> listener.onRepublishFailed(republish.delivery.context, reason));
         backingOff.add(republish);
-        owner.schedule(() -> send(republish, true), RetryingConsumer.backOff(republish.refusals()));
+        owner.schedule(() -> send(republish), RetryingConsumer.backOff(republish.refusals()));
     }
 
     /** Sends again, beside the first, each republish the broker has not confirmed in time. */
@@ -528,7 +524,7 @@ final class ChannelConsumer {
             owner.refusals().refused(send.republish.queue, reason);
             owner.notifyListener(listener -> listener.onRepublishFailed(send.republish.delivery.context, reason));
             if (!blocked) {
-                send(send.republish, true); // a second send would only wait too while the broker blocks us
+                send(send.republish); // a second send would only wait too while the broker blocks us
             }
         }
     }
@@ -689,7 +685,7 @@ final class ChannelConsumer {
             }
             List<PendingPublishes.Send> sends = current.pending.take(sequence, multiple);
             if (!sends.isEmpty()) {
-                owner.execute(() -> sends.forEach(ChannelConsumer.this::confirmed));
+                owner.settle(() -> sends.forEach(ChannelConsumer.this::confirmed));
             }
         }
 
@@ -701,7 +697,7 @@ final class ChannelConsumer {
             }
             List<PendingPublishes.Send> sends = current.pending.take(sequence, multiple);
             if (!sends.isEmpty()) {
-                owner.execute(() -> sends.forEach(send -> refused(send, "the broker refused it (nack)")));
+                owner.settle(() -> sends.forEach(send -> refused(send, "the broker refused it (nack)")));
             }
         }
 
@@ -710,8 +706,8 @@ final class ChannelConsumer {
                 AMQP.BasicProperties properties, byte[] body) {
             Life current = current();
             if (current != null) {
-                RetryHeaders.of(properties.getHeaders()).publishId().ifPresent(id ->
-                        current.pending.returned(id, replyCode + " " + replyText));
+                RetryHeaders.of(properties.getHeaders()).publishId().ifPresent(sequence ->
+                        current.pending.returned(sequence, replyCode + " " + replyText));
             }
         }
 

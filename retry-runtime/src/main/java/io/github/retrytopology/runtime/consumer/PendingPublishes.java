@@ -1,9 +1,9 @@
 package io.github.retrytopology.runtime.consumer;
 
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.ConcurrentNavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The sends of one channel's life that the broker has not confirmed yet, by publish sequence number. The
@@ -12,20 +12,19 @@ import java.util.concurrent.ConcurrentSkipListMap;
  */
 final class PendingPublishes {
 
-    private final ConcurrentNavigableMap<Long, Send> bySequence = new ConcurrentSkipListMap<>();
+    /** The sends by sequence number, in the order they went out, which is the order of their numbers. */
+    private final LinkedHashMap<Long, Send> bySequence = new LinkedHashMap<>();
 
     /** One publish of a republish. */
     static final class Send {
         final Republish republish;
         final long sequence;
-        final String publishId;
         volatile long deadline;
         volatile String returned;
 
-        Send(Republish republish, long sequence, String publishId, long deadline) {
+        Send(Republish republish, long sequence, long deadline) {
             this.republish = republish;
             this.sequence = sequence;
-            this.publishId = publishId;
             this.deadline = deadline;
         }
 
@@ -36,46 +35,44 @@ final class PendingPublishes {
     }
 
     /** Registers a send before it goes out, so that no confirm can arrive before it is known. */
-    void add(Send send) {
+    synchronized void add(Send send) {
         bySequence.put(send.sequence, send);
     }
 
     /** Takes out a send that never went out, or whose channel closed. */
-    Send remove(long sequence) {
+    synchronized Send remove(long sequence) {
         return bySequence.remove(sequence);
     }
 
-    /**
-     * Marks a send as returned by the broker. Returns are rare (a queue is missing), and come just before the
-     * send's confirm, among the sends still pending: they are looked for rather than indexed.
-     */
-    void returned(String publishId, String reason) {
-        for (Send send : bySequence.values()) {
-            if (send.publishId.equals(publishId)) {
-                send.returned = reason;
-                return;
-            }
+    /** Marks a send as returned by the broker; its confirm follows. */
+    synchronized void returned(long sequence, String reason) {
+        Send send = bySequence.get(sequence);
+        if (send != null) {
+            send.returned = reason;
         }
     }
 
     /** Takes out the sends a confirm or refusal covers: this one, and every earlier one if {@code multiple}. */
-    List<Send> take(long sequence, boolean multiple) {
+    synchronized List<Send> take(long sequence, boolean multiple) {
         if (!multiple) {
-            Send send = remove(sequence);
+            Send send = bySequence.remove(sequence);
             return send == null ? List.of() : List.of(send);
         }
         List<Send> taken = new ArrayList<>();
-        for (Long earlier : bySequence.headMap(sequence, true).keySet()) {
-            Send send = remove(earlier);
-            if (send != null) {
-                taken.add(send);
+        Iterator<Send> sends = bySequence.values().iterator();
+        while (sends.hasNext()) {
+            Send send = sends.next();
+            if (send.sequence > sequence) {
+                break;
             }
+            taken.add(send);
+            sends.remove();
         }
         return taken;
     }
 
     /** The sends whose deadline has passed, left in place: a late confirm still counts. */
-    List<Send> overdue(long now) {
+    synchronized List<Send> overdue(long now) {
         List<Send> late = new ArrayList<>();
         for (Send send : bySequence.values()) {
             if (now - send.deadline >= 0) {
@@ -86,18 +83,13 @@ final class PendingPublishes {
     }
 
     /** Takes out every send. */
-    List<Send> clear() {
-        List<Send> all = new ArrayList<>();
-        for (Long sequence : bySequence.keySet()) {
-            Send send = remove(sequence);
-            if (send != null) {
-                all.add(send);
-            }
-        }
+    synchronized List<Send> clear() {
+        List<Send> all = new ArrayList<>(bySequence.values());
+        bySequence.clear();
         return all;
     }
 
-    int size() {
+    synchronized int size() {
         return bySequence.size();
     }
 }

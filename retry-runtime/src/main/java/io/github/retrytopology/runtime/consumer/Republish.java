@@ -1,7 +1,7 @@
 package io.github.retrytopology.runtime.consumer;
 
-import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 
 /**
  * A failed delivery on its way to a tier queue or the parking lot. It may take several sends: one the broker
@@ -16,19 +16,19 @@ final class Republish {
     final Decision decision;
     final Throwable failure;
     final String queue;
-    final AMQP.BasicProperties properties;
+    final RetryHeaders.Outgoing outgoing;
     private int outstanding;
     private int refusals;
     private boolean settled;
     private boolean waiting;
 
-    /** @param properties what every send carries, but for its publish id: the first send's, as they are */
-    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, AMQP.BasicProperties properties) {
+    /** @param outgoing what every send carries, stamped with its publish sequence number */
+    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, RetryHeaders.Outgoing outgoing) {
         this.delivery = delivery;
         this.decision = decision;
         this.failure = failure;
         this.queue = queue;
-        this.properties = properties;
+        this.outgoing = outgoing;
     }
 
     /** Records a send; returns false if the republish has settled and needs no more. */

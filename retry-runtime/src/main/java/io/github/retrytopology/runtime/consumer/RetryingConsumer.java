@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,6 +91,8 @@ public final class RetryingConsumer implements AutoCloseable {
     private final ScheduledExecutorService control;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
     private final BlockedListener blocked;
+    private final Queue<Runnable> settlements = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean settling = new AtomicBoolean();
     private volatile boolean isBlocked;
     private volatile boolean stopped;
     private long nextIdleCheck;
@@ -264,6 +269,28 @@ public final class RetryingConsumer implements AutoCloseable {
             control.execute(task);
         } catch (RejectedExecutionException shutDown) {
             log.debug("Dropped a task of {}'s consumers: they have stopped", service.queue());
+        }
+    }
+
+    /**
+     * Runs what follows a confirm on the control thread. Confirms come in bursts, one callback each: they queue
+     * here, and one task drains them, so that a burst costs the control thread one wake-up, not one each.
+     */
+    void settle(Runnable settlement) {
+        settlements.add(settlement);
+        if (settling.compareAndSet(false, true)) {
+            execute(this::drainSettlements);
+        }
+    }
+
+    private void drainSettlements() {
+        settling.set(false);
+        for (Runnable settlement; (settlement = settlements.poll()) != null; ) {
+            try {
+                settlement.run();
+            } catch (RuntimeException e) {
+                log.error("Settling a republish of {} failed", service.queue(), e);
+            }
         }
     }
 

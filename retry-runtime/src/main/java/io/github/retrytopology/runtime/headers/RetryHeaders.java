@@ -8,6 +8,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Date;
@@ -48,7 +49,10 @@ public final class RetryHeaders {
     public static final String EXCEPTION = "retry-exception";
     /** The message of the last failure, at most {@value #MAX_MESSAGE_LENGTH} characters. */
     public static final String EXCEPTION_MESSAGE = "retry-exception-message";
-    /** One line per failure, most recent last, at most {@value #MAX_HISTORY} lines. */
+    /**
+     * One line per failure before the last, oldest first: the last failure is in the other headers. With the
+     * last, at most {@value #MAX_HISTORY} lines; see {@link #failures()}.
+     */
     public static final String FAILURES = "retry-failures";
     /** Why the message was parked: the id of a {@link ParkReason}. */
     public static final String PARK_REASON = "retry-park-reason";
@@ -58,7 +62,10 @@ public final class RetryHeaders {
     public static final String PARKED_AT = "retry-parked-at";
     /** How many times the message was replayed from the parking lot. */
     public static final String REPLAYS = "retry-replays";
-    /** A fresh identifier on every republish, so that a returned message is matched to its publish. */
+    /**
+     * The publish sequence number of the send that carried the message, on its channel: a message the broker
+     * returns is matched to its send by it.
+     */
     public static final String PUBLISH_ID = "retry-publish-id";
     /**
      * The publisher's {@code expiration}, which a republished message no longer carries: a message must not
@@ -181,9 +188,9 @@ public final class RetryHeaders {
         return instant(FIRST_FAILURE);
     }
 
-    /** When the message failed for the last time. */
+    /** When the message failed for the last time; its first failure, if it failed once. */
     public Optional<Instant> lastFailure() {
-        return instant(LAST_FAILURE);
+        return instant(LAST_FAILURE).or(this::firstFailure);
     }
 
     /** When the message was parked. */
@@ -237,9 +244,9 @@ public final class RetryHeaders {
         return string(MESSAGE_ID);
     }
 
-    /** The identifier of the republish that carried the message here. */
-    public Optional<String> publishId() {
-        return string(PUBLISH_ID);
+    /** The publish sequence number of the send that carried the message here, on its channel. */
+    public Optional<Long> publishId() {
+        return headers.get(PUBLISH_ID) instanceof Number number ? Optional.of(number.longValue()) : Optional.empty();
     }
 
     /** How many times the message was replayed from the parking lot. */
@@ -250,6 +257,13 @@ public final class RetryHeaders {
 
     /** The failure lines, oldest first. */
     public List<String> failures() {
+        List<String> lines = new ArrayList<>(earlierFailures());
+        lastFailureLine().ifPresent(lines::add);
+        return lines;
+    }
+
+    /** The lines of the failures before the last, as {@value #FAILURES} holds them. */
+    private List<String> earlierFailures() {
         Object value = headers.get(FAILURES);
         if (!(value instanceof List<?> list)) {
             return List.of();
@@ -259,6 +273,22 @@ public final class RetryHeaders {
             text(item).ifPresent(lines::add);
         }
         return lines;
+    }
+
+    /** The line of the last failure, made from the headers that describe it. */
+    private Optional<String> lastFailureLine() {
+        int attempts = attempts();
+        Optional<String> exception = exception();
+        if (attempts == 0 || exception.isEmpty()) {
+            return Optional.empty();
+        }
+        String message = exceptionMessage().orElse("");
+        return Optional.of(failureLine(attempts, string(LAST_FAILURE).or(() -> string(FIRST_FAILURE)).orElse("?"),
+                exception.get() + (message.isEmpty() ? "" : ": " + message)));
+    }
+
+    private static String failureLine(int attempt, String at, String failure) {
+        return truncate("attempt " + attempt + " at " + at + ": " + failure, MAX_HISTORY_LINE);
     }
 
     /** The broker's count of deliveries that ended without an answer, on quorum queues. */
@@ -315,10 +345,16 @@ public final class RetryHeaders {
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);
         BROKER_HEADERS.forEach(next::remove);
-        String at = now.toString();
+        String at = now.truncatedTo(ChronoUnit.MILLIS).toString();
+        // The failure before this one, if any, joins the history; this one is described by the other headers.
+        List<String> earlier = earlierFailures();
+        Optional<String> previous = lastFailureLine();
         next.put(ATTEMPTS, attempt);
-        next.putIfAbsent(FIRST_FAILURE, at);
-        next.put(LAST_FAILURE, at);
+        if (next.putIfAbsent(FIRST_FAILURE, at) == null) {
+            next.remove(LAST_FAILURE);
+        } else {
+            next.put(LAST_FAILURE, at);
+        }
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
         next.put(EXCEPTION, failure.getClass().getName());
@@ -327,11 +363,14 @@ public final class RetryHeaders {
         if (decision instanceof Decision.Park park) {
             putPark(next, park, at);
         }
-        List<String> failures = failures();
-        int from = Math.max(0, failures.size() + 1 - MAX_HISTORY);
-        List<String> kept = new ArrayList<>(failures.subList(from, failures.size()));
-        kept.add(truncate("attempt " + attempt + " at " + at + ": " + failure, MAX_HISTORY_LINE));
-        next.put(FAILURES, Collections.unmodifiableList(kept));
+        List<String> kept = new ArrayList<>(earlier);
+        previous.ifPresent(kept::add);
+        kept = new ArrayList<>(kept.subList(Math.max(0, kept.size() - (MAX_HISTORY - 1)), kept.size()));
+        if (kept.isEmpty()) {
+            next.remove(FAILURES);
+        } else {
+            next.put(FAILURES, Collections.unmodifiableList(kept));
+        }
         if (sizeBound(next) <= maxBytes) {
             return next;
         }
@@ -355,7 +394,7 @@ public final class RetryHeaders {
         BROKER_HEADERS.forEach(next::remove);
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-        putPark(next, park, now.toString());
+        putPark(next, park, now.truncatedTo(ChronoUnit.MILLIS).toString());
         return next;
     }
 
@@ -384,32 +423,48 @@ public final class RetryHeaders {
     }
 
     /**
-     * Returns a copy of {@code properties} to republish with these headers: made persistent, with a new publish
-     * id, and without the publisher's {@code expiration}, which {@value #ORIGINAL_EXPIRATION} keeps
-     * instead. A message without a message id gets a {@value #MESSAGE_ID} that stays with it from then on.
+     * Returns a copy of {@code properties} to republish with these headers: made persistent, and without the
+     * publisher's {@code expiration}, which {@value #ORIGINAL_EXPIRATION} keeps instead. A message without a
+     * message id gets a {@value #MESSAGE_ID} that stays with it from then on.
      */
     public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers) {
-        Map<String, Object> outgoing = new HashMap<>(headers);
-        outgoing.put(PUBLISH_ID, Ids.next());
+        return outgoing(properties, new HashMap<>(headers)).properties();
+    }
+
+    /**
+     * The same as {@link #republish}, for a message that may be sent more than once, each send stamped with its
+     * publish sequence number: {@code headers} is taken over, not copied.
+     */
+    public static Outgoing outgoing(AMQP.BasicProperties properties, Map<String, Object> headers) {
         if (properties.getExpiration() != null) {
-            outgoing.put(ORIGINAL_EXPIRATION, properties.getExpiration());
+            headers.put(ORIGINAL_EXPIRATION, properties.getExpiration());
         }
         if (properties.getMessageId() == null) {
-            outgoing.putIfAbsent(MESSAGE_ID, Ids.next());
+            headers.putIfAbsent(MESSAGE_ID, Ids.next());
         }
-        return properties.builder().headers(outgoing).deliveryMode(2).expiration(null).build();
+        return new Outgoing(properties.builder().headers(null).deliveryMode(2).expiration(null).build(), headers);
     }
 
-    /** Returns a copy of republished properties with a new publish id, for another send of the same republish. */
-    public static AMQP.BasicProperties withNewPublishId(AMQP.BasicProperties properties) {
-        Map<String, Object> outgoing = new HashMap<>(properties.getHeaders());
-        outgoing.put(PUBLISH_ID, Ids.next());
-        return properties.builder().headers(outgoing).build();
-    }
+    /** A message's properties and headers as republished; the headers are written when the properties are built. */
+    public static final class Outgoing {
+        private final AMQP.BasicProperties base;
+        private final Map<String, Object> headers;
 
-    /** The publish id of properties made by {@link #republish} or {@link #withNewPublishId}. */
-    public static String publishId(AMQP.BasicProperties properties) {
-        return String.valueOf(properties.getHeaders().get(PUBLISH_ID));
+        private Outgoing(AMQP.BasicProperties base, Map<String, Object> headers) {
+            this.base = base;
+            this.headers = headers;
+        }
+
+        /** The properties, headers included. */
+        public AMQP.BasicProperties properties() {
+            return base.builder().headers(headers).build();
+        }
+
+        /** The properties of one send, stamped with its publish sequence number on its channel. */
+        public synchronized AMQP.BasicProperties stamped(long sequence) {
+            headers.put(PUBLISH_ID, sequence);
+            return base.builder().headers(headers).build();
+        }
     }
 
     private static void putPark(Map<String, Object> headers, Decision.Park park, String at) {

@@ -11,8 +11,8 @@ class PendingPublishesTest {
 
     @Test
     void aConfirmTakesOutOneSend() {
-        pending.add(send(republish(), 1, "p1", 0));
-        pending.add(send(republish(), 2, "p2", 0));
+        pending.add(send(republish(), 1, 0));
+        pending.add(send(republish(), 2, 0));
 
         assertThat(pending.take(2, false)).extracting(send -> send.sequence).containsExactly(2L);
         assertThat(pending.size()).isEqualTo(1);
@@ -20,9 +20,9 @@ class PendingPublishesTest {
 
     @Test
     void aMultipleConfirmTakesOutEveryEarlierSend() {
-        pending.add(send(republish(), 1, "p1", 0));
-        pending.add(send(republish(), 2, "p2", 0));
-        pending.add(send(republish(), 3, "p3", 0));
+        pending.add(send(republish(), 1, 0));
+        pending.add(send(republish(), 2, 0));
+        pending.add(send(republish(), 3, 0));
 
         assertThat(pending.take(2, true)).extracting(send -> send.sequence).containsExactly(1L, 2L);
         assertThat(pending.size()).isEqualTo(1);
@@ -30,9 +30,9 @@ class PendingPublishesTest {
 
     @Test
     void aReturnIsRememberedForTheConfirmThatFollows() {
-        pending.add(send(republish(), 1, "p1", 0));
+        pending.add(send(republish(), 1, 0));
 
-        pending.returned("p1", "312 NO_ROUTE");
+        pending.returned(1, "312 NO_ROUTE");
 
         assertThat(pending.take(1, false)).singleElement().extracting(PendingPublishes.Send::returned)
                 .isEqualTo("312 NO_ROUTE");
@@ -40,8 +40,8 @@ class PendingPublishesTest {
 
     @Test
     void overdueSendsStayInPlaceSoThatALateConfirmStillCounts() {
-        pending.add(send(republish(), 1, "p1", 1_000));
-        pending.add(send(republish(), 2, "p2", 5_000));
+        pending.add(send(republish(), 1, 1_000));
+        pending.add(send(republish(), 2, 5_000));
 
         assertThat(pending.overdue(999)).isEmpty();
         assertThat(pending.overdue(1_000)).extracting(send -> send.sequence).containsExactly(1L);
@@ -50,7 +50,7 @@ class PendingPublishesTest {
 
     @Test
     void deadlinesCompareAcrossTheMonotonicClocksWrapAround() {
-        pending.add(send(republish(), 1, "p1", Long.MAX_VALUE - 10));
+        pending.add(send(republish(), 1, Long.MAX_VALUE - 10));
 
         assertThat(pending.overdue(Long.MAX_VALUE - 11)).isEmpty();
         assertThat(pending.overdue(Long.MIN_VALUE + 5)).hasSize(1);
@@ -58,8 +58,8 @@ class PendingPublishesTest {
 
     @Test
     void aClosedChannelTakesEverySendAndLaterNewsOfThemFindsNothing() {
-        pending.add(send(republish(), 1, "p1", 0));
-        pending.add(send(republish(), 2, "p2", 0));
+        pending.add(send(republish(), 1, 0));
+        pending.add(send(republish(), 2, 0));
 
         assertThat(pending.clear()).hasSize(2);
         assertThat(pending.take(2, true)).isEmpty();
@@ -106,7 +106,7 @@ class PendingPublishesTest {
         return new Republish(null, null, null, "orders.retry.1", null);
     }
 
-    private static PendingPublishes.Send send(Republish republish, long sequence, String publishId, long deadline) {
-        return new PendingPublishes.Send(republish, sequence, publishId, deadline);
+    private static PendingPublishes.Send send(Republish republish, long sequence, long deadline) {
+        return new PendingPublishes.Send(republish, sequence, deadline);
     }
 }
