@@ -19,6 +19,7 @@ import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -330,12 +331,15 @@ final class ChannelConsumer {
         }
     }
 
-    /** Takes in a delivery as it arrived: its headers read once, for good. */
+    /** Takes in a delivery as it arrived: its headers read once, for good, and its handler found. */
     private Delivery arrived(Life current, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
         RetryHeaders headers = RetryHeaders.arrival(properties.getHeaders(), envelope.getExchange(), tierQueues);
+        String routingKey = headers.originalRoutingKey().orElse(envelope.getRoutingKey());
+        Routes.Dispatch dispatch = owner.routes().dispatch(routingKey);
         DeliveryContext context = new DeliveryContext(service,
                 headers.originalExchange().orElse(envelope.getExchange()),
-                headers.originalRoutingKey().orElse(envelope.getRoutingKey()),
+                routingKey,
+                dispatch == null ? null : dispatch.route().key().value(),
                 headers.attempts() + 1,
                 headers.firstFailure().orElse(null),
                 properties, headers.delivered(),
@@ -343,7 +347,7 @@ final class ChannelConsumer {
                 body);
         owner.inFlightDeliveries().enter();
         current.held.incrementAndGet();
-        return new Delivery(current, envelope, properties, body, headers, context, owner.inFlightDeliveries());
+        return new Delivery(current, envelope, properties, body, headers, context, dispatch, owner.inFlightDeliveries());
     }
 
     /** Handles one delivery to its end: acknowledged, or on its way to a tier or the parking lot. */
@@ -354,15 +358,18 @@ final class ChannelConsumer {
         }
         DeliveryContext context = delivery.context;
         crossCheck(delivery);
-        Routes.Dispatch dispatch = owner.routes().dispatch(context.routingKey());
+        DeliveryObserver.Observation observation = owner.observe(context);
+        Routes.Dispatch dispatch = delivery.dispatch;
         if (dispatch == null) {
             Decision.Park park = new Decision.Park(ParkReason.NO_HANDLER, "no handler of service " + service.name()
                     + " takes routing key " + context.routingKey());
+            owner.finish(observation, DeliveryObserver.Outcome.of(park), null);
             republish(delivery, park, null, delivery.headers.parked(delivery.envelope, park, owner.now()));
             return;
         }
         Throwable failure = handle(dispatch, context);
         if (failure == null) {
+            owner.finish(observation, DeliveryObserver.Outcome.SUCCESS, null);
             if (delivery.ack()) {
                 owner.notifyListener(listener -> listener.onSuccess(context));
             }
@@ -370,11 +377,13 @@ final class ChannelConsumer {
         }
         if (failure instanceof InterruptedException) {
             // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
+            owner.finish(observation, DeliveryObserver.Outcome.REQUEUED, failure);
             log.info("{} was interrupted; it is requeued", context);
             delivery.requeue();
             return;
         }
         Decision decision = decide(dispatch, context, failure);
+        owner.finish(observation, DeliveryObserver.Outcome.of(decision), failure);
         Map<String, Object> next = delivery.headers.afterFailure(delivery.envelope, context.attempt(), failure,
                 decision, owner.now(), delivery.life.maxHeaderBytes);
         republish(delivery, decision, failure, next);
@@ -433,7 +442,8 @@ final class ChannelConsumer {
     private void republish(Delivery delivery, Decision decision, Throwable failure, Map<String, Object> headers) {
         String queue = decision instanceof Decision.Retry retry ? owner.decisions().tier(retry.tier()).queue()
                 : service.parkingLot();
-        send(new Republish(delivery, decision, failure, queue, RetryHeaders.outgoing(delivery.properties, headers)));
+        send(new Republish(delivery, decision, failure, queue, RetryHeaders.outgoing(delivery.properties, headers),
+                owner.ticker().nanos()));
     }
 
     /**
@@ -482,6 +492,8 @@ final class ChannelConsumer {
             owner.refusals().accepted(republish.queue);
         }
         Delivery delivery = republish.delivery;
+        Duration latency = Duration.ofNanos(owner.ticker().nanos() - republish.startedAt);
+        owner.notifyListener(listener -> listener.onRepublished(delivery.context, republish.queue, latency));
         if (!delivery.ack()) {
             return; // its channel closed after the confirm: the original comes back, beside its republish
         }

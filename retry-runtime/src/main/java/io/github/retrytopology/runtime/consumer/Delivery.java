@@ -24,17 +24,20 @@ final class Delivery {
     final byte[] body;
     final RetryHeaders headers;
     final DeliveryContext context;
+    /** The route and handler that take it; null if none does. */
+    final Routes.Dispatch dispatch;
     private final InFlight inFlight;
     private final AtomicBoolean answered = new AtomicBoolean();
 
     Delivery(ChannelConsumer.Life life, Envelope envelope, AMQP.BasicProperties properties, byte[] body,
-            RetryHeaders headers, DeliveryContext context, InFlight inFlight) {
+            RetryHeaders headers, DeliveryContext context, Routes.Dispatch dispatch, InFlight inFlight) {
         this.life = life;
         this.envelope = envelope;
         this.properties = properties;
         this.body = body;
         this.headers = headers;
         this.context = context;
+        this.dispatch = dispatch;
         this.inFlight = inFlight;
     }
 

@@ -19,6 +19,7 @@ public final class DeliveryContext {
     private final Service service;
     private final String exchange;
     private final String routingKey;
+    private final String bindingKey;
     private final int attempt;
     private final Instant firstFailure;
     private final AMQP.BasicProperties delivered;
@@ -27,11 +28,13 @@ public final class DeliveryContext {
     private final String originalExpiration;
     private AMQP.BasicProperties properties;
 
-    DeliveryContext(Service service, String exchange, String routingKey, int attempt, Instant firstFailure,
-            AMQP.BasicProperties delivered, Map<String, Object> headers, String originalExpiration, byte[] body) {
+    DeliveryContext(Service service, String exchange, String routingKey, String bindingKey, int attempt,
+            Instant firstFailure, AMQP.BasicProperties delivered, Map<String, Object> headers, String originalExpiration,
+            byte[] body) {
         this.service = requireNonNull(service, "service");
         this.exchange = requireNonNull(exchange, "exchange");
         this.routingKey = requireNonNull(routingKey, "routingKey");
+        this.bindingKey = bindingKey;
         this.attempt = attempt;
         this.firstFailure = firstFailure;
         this.delivered = requireNonNull(delivered, "delivered");
@@ -53,6 +56,14 @@ public final class DeliveryContext {
     /** The routing key the message was first published with. */
     public String routingKey() {
         return routingKey;
+    }
+
+    /**
+     * The binding key, as the spec writes it, of the route whose handler takes the message; empty if none of the
+     * service's routes takes its routing key (it is then parked).
+     */
+    public Optional<String> bindingKey() {
+        return Optional.ofNullable(bindingKey);
     }
 
     /** Which attempt this delivery is, from 1. */
@@ -96,6 +107,11 @@ public final class DeliveryContext {
     /** The raw body; a copy, so that a handler cannot change what a retry republishes. */
     public byte[] body() {
         return body.clone();
+    }
+
+    /** The body's length in bytes. */
+    public int bodySize() {
+        return body.length;
     }
 
     byte[] rawBody() {

@@ -17,18 +17,22 @@ final class Republish {
     final Throwable failure;
     final String queue;
     final RetryHeaders.Outgoing outgoing;
+    /** When it was first sent, in the monotonic clock's nanoseconds. */
+    final long startedAt;
     private int outstanding;
     private int refusals;
     private boolean settled;
     private boolean waiting;
 
     /** @param outgoing what every send carries, stamped with its publish sequence number */
-    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, RetryHeaders.Outgoing outgoing) {
+    Republish(Delivery delivery, Decision decision, Throwable failure, String queue, RetryHeaders.Outgoing outgoing,
+            long startedAt) {
         this.delivery = delivery;
         this.decision = decision;
         this.failure = failure;
         this.queue = queue;
         this.outgoing = outgoing;
+        this.startedAt = startedAt;
     }
 
     /** Records a send; returns false if the republish has settled and needs no more. */

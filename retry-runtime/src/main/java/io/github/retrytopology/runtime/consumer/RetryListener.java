@@ -3,6 +3,7 @@ package io.github.retrytopology.runtime.consumer;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
+import java.time.Duration;
 
 /**
  * Hears what happens to each delivery, and to the consumers, for metrics and alerts; every method does nothing
@@ -28,6 +29,15 @@ public interface RetryListener {
      * @param failure what the handler threw, or null if no handler ran (no handler takes its routing key)
      */
     default void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
+    }
+
+    /**
+     * The broker confirmed a retry or park, {@code latency} after its first send: {@link #onRetry} or
+     * {@link #onPark} follows once the delivery is acknowledged.
+     *
+     * @param queue the tier queue or parking lot it went to
+     */
+    default void onRepublished(DeliveryContext context, String queue, Duration latency) {
     }
 
     /**

@@ -79,7 +79,8 @@ public final class RetryingConsumer implements AutoCloseable {
     private final Routes routes;
     private final Service service;
     private final PayloadCodec codec;
-    private final RetryListener listener;
+    private final List<RetryListener> listeners;
+    private final DeliveryObserver observer;
     private final Clock clock;
     private final Ticker ticker;
     private final Duration confirmTimeout;
@@ -102,7 +103,8 @@ public final class RetryingConsumer implements AutoCloseable {
         this.routes = builder.routes;
         this.service = routes.service();
         this.codec = builder.codec;
-        this.listener = builder.listener;
+        this.listeners = List.copyOf(builder.listeners);
+        this.observer = DeliveryObserver.all(builder.observers);
         this.clock = builder.clock;
         this.ticker = builder.ticker;
         this.confirmTimeout = builder.confirmTimeout;
@@ -140,6 +142,20 @@ public final class RetryingConsumer implements AutoCloseable {
     /** How many deliveries are being handled, wait to be, or wait for their republish to be confirmed. */
     public int inFlight() {
         return inFlight.count();
+    }
+
+    /** How many of its consumers are subscribed to the queue now. */
+    public int consumersRunning() {
+        if (stopped) {
+            return 0;
+        }
+        int running = 0;
+        for (ChannelConsumer consumer : consumers) {
+            if (consumer.isSubscribed()) {
+                running++;
+            }
+        }
+        return running;
     }
 
     /**
@@ -303,12 +319,33 @@ public final class RetryingConsumer implements AutoCloseable {
         }
     }
 
-    /** Tells the listener; what it throws is logged, never passed on. */
-    void notifyListener(Consumer<RetryListener> event) {
+    /** Starts observing a delivery's handling; what the observer throws is logged, never passed on. */
+    DeliveryObserver.Observation observe(DeliveryContext context) {
         try {
-            event.accept(listener);
+            return observer.handling(context);
         } catch (RuntimeException e) {
-            log.warn("A retry listener failed; ignored", e);
+            log.warn("A delivery observer failed; ignored", e);
+            return DeliveryObserver.NONE.handling(context);
+        }
+    }
+
+    /** Tells an observation the outcome of its delivery; what it throws is logged, never passed on. */
+    void finish(DeliveryObserver.Observation observation, DeliveryObserver.Outcome outcome, Throwable failure) {
+        try {
+            observation.finished(outcome, failure);
+        } catch (RuntimeException e) {
+            log.warn("A delivery observer failed; ignored", e);
+        }
+    }
+
+    /** Tells each listener; what one throws is logged, never passed on, and the next still hears. */
+    void notifyListener(Consumer<RetryListener> event) {
+        for (RetryListener listener : listeners) {
+            try {
+                event.accept(listener);
+            } catch (RuntimeException e) {
+                log.warn("A retry listener failed; ignored", e);
+            }
         }
     }
 
@@ -400,8 +437,8 @@ public final class RetryingConsumer implements AutoCloseable {
         private int prefetch = 20;
         private int consumers = 1;
         private PayloadCodec codec = PayloadCodec.builtIn();
-        private RetryListener listener = new RetryListener() {
-        };
+        private final List<RetryListener> listeners = new ArrayList<>();
+        private final List<DeliveryObserver> observers = new ArrayList<>();
         private Duration confirmTimeout = Duration.ofSeconds(30);
         private Clock clock = Clock.systemUTC();
         private Ticker ticker = Ticker.system();
@@ -438,9 +475,21 @@ public final class RetryingConsumer implements AutoCloseable {
             return this;
         }
 
-        /** Who hears of successes, retries, parks and lost consumers; nobody by default. */
+        /**
+         * Adds a listener of successes, retries, parks and lost consumers, such as {@code MicrometerRetryMetrics};
+         * listeners hear each event in the order they were added. None by default.
+         */
         public Builder listener(RetryListener listener) {
-            this.listener = requireNonNull(listener, "listener");
+            listeners.add(requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Adds an observer of each delivery's handling, such as a tracer's: it runs on the handler's thread, around
+         * the handler. None by default.
+         */
+        public Builder observer(DeliveryObserver observer) {
+            observers.add(requireNonNull(observer, "observer"));
             return this;
         }
 

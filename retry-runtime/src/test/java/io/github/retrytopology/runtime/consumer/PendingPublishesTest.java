@@ -103,7 +103,7 @@ class PendingPublishesTest {
     }
 
     private static Republish republish() {
-        return new Republish(null, null, null, "orders.retry.1", null);
+        return new Republish(null, null, null, "orders.retry.1", null, 0);
     }
 
     private static PendingPublishes.Send send(Republish republish, long sequence, long deadline) {
