@@ -15,5 +15,6 @@ assert new File(classes, 'com/acme/orders/retry/retry.schema.json').isFile()
 def log = new File(basedir, 'build.log').text
 assert log.count('BUILD SUCCESS') == 2
 assert log.count('Generated 7 of 7 retry topology files from retry.yml') == 1
+assert log.count('The class retry.yml names is on the class path') == 2
 assert !log.contains('[WARNING]')
 return true

@@ -37,6 +37,15 @@ public final class ClassCheck {
     }
 
     /**
+     * What is wrong with the {@code nonRetryable} classes of a service as the calling thread's context class
+     * loader (else this library's) sees them, for a warning when a consumer starts.
+     */
+    public static List<String> nonRetryableProblems(Service service) {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return nonRetryableProblems(service, context != null ? context : ClassCheck.class.getClassLoader());
+    }
+
+    /**
      * What is wrong with the {@code nonRetryable} classes of a service as a class loader sees them, for a warning
      * at start-up: an exception of a class that cannot be loaded is never thrown, so the one meant is retried.
      */
