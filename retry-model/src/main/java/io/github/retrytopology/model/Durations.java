@@ -11,7 +11,13 @@ public final class Durations {
     /** RabbitMQ's largest message TTL: 2^32-1 milliseconds, about 49.7 days. */
     public static final Duration MAX_TTL = Duration.ofMillis(4_294_967_295L);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    /**
+     * What a duration looks like, as a regular expression that Java and JavaScript read alike: digits and a unit.
+     * Being positive is checked apart.
+     */
+    public static final String SYNTAX = "([0-9]+)(ms|s|m|h|d)";
+
+    private static final Pattern DURATION = Pattern.compile(SYNTAX);
     private static final Pattern BARE_NUMBER = Pattern.compile("[+-]?\\d+(\\.\\d*)?");
     private static final Pattern DECIMAL = Pattern.compile("\\d*\\.\\d+(ms|s|m|h|d)");
     private static final Pattern COMPOUND = Pattern.compile("(\\d+(ms|s|m|h|d)){2,}");

@@ -56,7 +56,11 @@ public final class Names {
             // The generated interface's own static method.
             "routes");
 
-    private static final String SERVICE_NAME_REGEX = "[a-z][a-z0-9]*(?:-[a-z0-9]+)*";
+    /**
+     * A service name, as a regular expression that Java and JavaScript read alike: lower-case words of letters and
+     * digits joined by single hyphens, starting with a letter.
+     */
+    public static final String SERVICE_NAME_REGEX = "[a-z][a-z0-9]*(?:-[a-z0-9]+)*";
     private static final Pattern SERVICE_NAME = Pattern.compile(SERVICE_NAME_REGEX);
     private static final String TIER_INFIX = ".retry.";
     private static final String PARKING_LOT_SUFFIX = ".parking-lot";

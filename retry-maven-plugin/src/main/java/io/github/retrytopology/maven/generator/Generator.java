@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
 
 /**
  * Turns a {@code retry.yml} into its generated files: a handler interface per service and the topology class,
- * the definitions in both formats, and the diagram. Everything is rendered in memory before anything is
+ * the definitions in both formats, the diagram, and the JSON Schema of the spec itself for editors. Everything is rendered in memory before anything is
  * written, so an invalid spec or a failing template leaves the output as it was.
  */
 public final class Generator {
@@ -104,6 +104,7 @@ public final class Generator {
             files.add(HandlerSource.render(spec, service, javaPackage, NAME, sourceName));
         }
         files.add(TopologyDiagram.render(spec, resources.resolve(Resources.DIAGRAM), sourceName));
+        files.add(SchemaJson.render(resources.resolve(Resources.SCHEMA)));
         files.addAll(join(definitions));
         return files;
     }

@@ -1,5 +1,7 @@
 package io.github.retrytopology.maven.generator;
 
+import io.github.retrytopology.model.schema.SpecSchema;
+
 /** The names of the generated resources, which sit beside the generated classes in the jar. */
 final class Resources {
 
@@ -11,6 +13,9 @@ final class Resources {
 
     /** The picture of the topology: Markdown with a Mermaid diagram. */
     static final String DIAGRAM = "topology.md";
+
+    /** The JSON Schema of {@code retry.yml}, for editors. */
+    static final String SCHEMA = SpecSchema.FILE_NAME;
 
     private Resources() {
     }

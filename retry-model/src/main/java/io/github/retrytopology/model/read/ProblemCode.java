@@ -82,7 +82,11 @@ public enum ProblemCode {
     /** Two routing keys of one service with the same handler name. */
     DUPLICATE_HANDLER("duplicate-handler"),
     /** A class name that is not a valid Java binary name. */
-    BAD_CLASS_NAME("bad-class-name");
+    BAD_CLASS_NAME("bad-class-name"),
+    /** A {@code payload} or {@code nonRetryable} class that the project's class path does not hold. */
+    UNKNOWN_CLASS("unknown-class"),
+    /** A {@code nonRetryable} class that is not an exception: it does not extend {@link Throwable}. */
+    NOT_THROWABLE("not-throwable");
 
     private final String id;
 

@@ -61,14 +61,6 @@ public final class SpecReader {
     /** The deepest nesting of lists and mappings a spec may use; a valid spec needs five. */
     public static final int MAX_NESTING = 20;
 
-    private static final List<String> ROOT_KEYS =
-            List.of("version", "package", "vhost", "exchange", "queueSettings", "defaults", "services");
-    private static final List<String> POLICY_KEYS =
-            List.of("maxAttempts", "delays", "backoff", "queueType", "nonRetryable");
-    private static final List<String> SERVICE_KEYS = concat(List.of("routingKeys"), POLICY_KEYS);
-    private static final List<String> ROUTE_KEYS = List.of("key", "handler", "payload");
-    private static final List<String> BACKOFF_KEYS = List.of("initial", "multiplier", "max");
-
     private final String file;
     private final Problems problems;
     /** The index, in code points, at which each line of the file starts; set once the file is decoded. */
@@ -184,16 +176,16 @@ public final class SpecReader {
                     + "; expected a mapping with version, package, exchange and services");
             return Optional.empty();
         }
-        Fields fields = new Fields(mapping, "", ROOT_KEYS, "a top-level key");
-        Located<String> version = fields.requiredScalar("version", "the spec's version, 1");
-        Located<String> javaPackage = fields.requiredScalar("package", "a Java package name such as com.acme.retry");
-        Located<String> vhost = fields.scalar("vhost", "a virtual host name such as /");
-        Located<String> exchange = fields.requiredScalar("exchange", "the name of the topic exchange publishers use");
-        Located<String> queueSettings = fields.scalar("queueSettings", "'policies' or 'arguments'");
-        PolicyDraft defaults = fields.node("defaults")
-                .map(node -> readPolicy(node, "defaults", POLICY_KEYS, "a defaults key"))
+        Fields fields = new Fields(mapping, "", SpecMapping.ROOT);
+        Located<String> version = fields.scalar(SpecKey.VERSION, "the spec's version, 1");
+        Located<String> javaPackage = fields.scalar(SpecKey.PACKAGE, "a Java package name such as com.acme.retry");
+        Located<String> vhost = fields.scalar(SpecKey.VHOST, "a virtual host name such as /");
+        Located<String> exchange = fields.scalar(SpecKey.EXCHANGE, "the name of the topic exchange publishers use");
+        Located<String> queueSettings = fields.scalar(SpecKey.QUEUE_SETTINGS, "'policies' or 'arguments'");
+        PolicyDraft defaults = fields.node(SpecKey.DEFAULTS, "")
+                .map(node -> readPolicy(node, "defaults", SpecMapping.DEFAULTS_MAPPING))
                 .orElseGet(() -> emptyPolicy(at(mapping)));
-        Located<List<ServiceDraft>> services = fields.required("services", "a mapping of service names to services")
+        Located<List<ServiceDraft>> services = fields.node(SpecKey.SERVICES, "a mapping of service names to services")
                 .map(this::readServices)
                 .orElse(null);
         return Optional.of(new SpecDraft(at(mapping), version, javaPackage, vhost, exchange, queueSettings,
@@ -210,7 +202,7 @@ public final class SpecReader {
             wrongType(services, "a mapping of service names to services");
             return null;
         }
-        Fields fields = new Fields(mapping, services.path(), null, "a service");
+        Fields fields = new Fields(mapping, services.path(), null);
         fields.each((name, value) -> {
             Located<String> located = new Located<>(name.value(), name.position(), value.path());
             PolicyDraft policy;
@@ -220,8 +212,8 @@ public final class SpecReader {
                         "service '" + name.value() + "' has no settings; it needs at least 'routingKeys'");
                 policy = emptyPolicy(name.position());
             } else if (value.value() instanceof MappingNode serviceNode) {
-                Fields serviceFields = new Fields(serviceNode, value.path(), SERVICE_KEYS, "a service key");
-                routes = serviceFields.required("routingKeys", "a list of routing keys")
+                Fields serviceFields = new Fields(serviceNode, value.path(), SpecMapping.SERVICE);
+                routes = serviceFields.node(SpecKey.ROUTING_KEYS, "a list of routing keys")
                         .map(this::readRoutes)
                         .orElse(null);
                 policy = readPolicy(serviceFields);
@@ -247,10 +239,10 @@ public final class SpecReader {
         for (int index = 0; index < items.size(); index++) {
             Located<Node> item = new Located<>(items.get(index), at(items.get(index)), routingKeys.path() + "[" + index + "]");
             if (item.value() instanceof MappingNode mapping) {
-                Fields fields = new Fields(mapping, item.path(), ROUTE_KEYS, "a routing key's key");
-                Located<String> key = fields.requiredScalar("key", "a routing key");
-                Located<String> handler = fields.scalar("handler", "a handler method name");
-                Located<String> payload = fields.scalar("payload", "a Java class name");
+                Fields fields = new Fields(mapping, item.path(), SpecMapping.ROUTE);
+                Located<String> key = fields.scalar(SpecKey.KEY, "a routing key");
+                Located<String> handler = fields.scalar(SpecKey.HANDLER, "a handler method name");
+                Located<String> payload = fields.scalar(SpecKey.PAYLOAD, "a Java class name");
                 if (key != null) {
                     routes.add(new RouteDraft(key, handler, payload));
                 }
@@ -262,7 +254,7 @@ public final class SpecReader {
         return located(routes, routingKeys);
     }
 
-    private PolicyDraft readPolicy(Located<Node> node, String kind, List<String> keys, String keyKind) {
+    private PolicyDraft readPolicy(Located<Node> node, String kind, SpecMapping keys) {
         if (isNull(node.value())) {
             return emptyPolicy(node.position());
         }
@@ -270,17 +262,17 @@ public final class SpecReader {
             wrongType(node, "a mapping of " + kind + " such as maxAttempts and delays");
             return emptyPolicy(node.position());
         }
-        return readPolicy(new Fields(mapping, node.path(), keys, keyKind));
+        return readPolicy(new Fields(mapping, node.path(), keys));
     }
 
     private PolicyDraft readPolicy(Fields fields) {
         return new PolicyDraft(
                 fields.position(),
-                fields.scalar("maxAttempts", "a whole number of attempts, such as 4"),
-                fields.scalarList("delays", "a list of durations, such as [10s, 1m, 10m]"),
-                fields.node("backoff").map(this::readBackoff).orElse(null),
-                fields.scalar("queueType", "'quorum' or 'classic'"),
-                fields.scalarList("nonRetryable", "a list of exception class names"));
+                fields.scalar(SpecKey.MAX_ATTEMPTS, "a whole number of attempts, such as 4"),
+                fields.scalarList(SpecKey.DELAYS, "a list of durations, such as [10s, 1m, 10m]"),
+                fields.node(SpecKey.BACKOFF, "").map(this::readBackoff).orElse(null),
+                fields.scalar(SpecKey.QUEUE_TYPE, "'quorum' or 'classic'"),
+                fields.scalarList(SpecKey.NON_RETRYABLE, "a list of exception class names"));
     }
 
     private Located<BackoffDraft> readBackoff(Located<Node> backoff) {
@@ -288,11 +280,11 @@ public final class SpecReader {
             wrongType(backoff, "a mapping such as {initial: 10s, multiplier: 3, max: 30m}");
             return null;
         }
-        Fields fields = new Fields(mapping, backoff.path(), BACKOFF_KEYS, "a backoff key");
+        Fields fields = new Fields(mapping, backoff.path(), SpecMapping.BACKOFF_MAPPING);
         return located(new BackoffDraft(
-                fields.requiredScalar("initial", "the first delay, such as 10s"),
-                fields.requiredScalar("multiplier", "how much each delay grows, such as 2"),
-                fields.scalar("max", "the longest delay, such as 30m")), backoff);
+                fields.scalar(SpecKey.INITIAL, "the first delay, such as 10s"),
+                fields.scalar(SpecKey.MULTIPLIER, "how much each delay grows, such as 2"),
+                fields.scalar(SpecKey.MAX, "the longest delay, such as 30m")), backoff);
     }
 
     private Optional<Located<String>> scalar(Located<Node> node, String expected) {
@@ -433,12 +425,6 @@ public final class SpecReader {
         return true;
     }
 
-    private static List<String> concat(List<String> first, List<String> second) {
-        List<String> all = new ArrayList<>(first);
-        all.addAll(second);
-        return List.copyOf(all);
-    }
-
     private static String child(String path, String key) {
         boolean plain = !key.isEmpty() && key.codePoints().allMatch(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_');
         if (!plain) {
@@ -447,21 +433,21 @@ public final class SpecReader {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    /** Where a key that is unknown in one place does belong, for hints. */
-    private static String elsewhere(String key, String keyKind) {
-        if (ROOT_KEYS.contains(key) && !keyKind.equals("a top-level key")) {
+    /** Where a key that is unknown in one mapping does belong, for hints. */
+    private static String elsewhere(String key, SpecMapping here) {
+        if (SpecMapping.ROOT.key(key).isPresent()) {
             return "; '" + key + "' is a top-level key";
         }
-        if (key.equals("routingKeys") && !keyKind.equals("a service key")) {
-            return "; 'routingKeys' belongs to a service";
+        if (SpecMapping.SERVICE.key(key).isPresent() && SpecMapping.DEFAULTS_MAPPING.key(key).isEmpty()) {
+            return "; '" + key + "' belongs to a service";
         }
-        if (POLICY_KEYS.contains(key) && keyKind.equals("a top-level key")) {
+        if (SpecMapping.DEFAULTS_MAPPING.key(key).isPresent() && here == SpecMapping.ROOT) {
             return "; '" + key + "' belongs under 'defaults' or a service";
         }
-        if (ROUTE_KEYS.contains(key) && !keyKind.equals("a routing key's key")) {
+        if (SpecMapping.ROUTE.key(key).isPresent()) {
             return "; '" + key + "' belongs to an entry of routingKeys";
         }
-        if (BACKOFF_KEYS.contains(key) && !keyKind.equals("a backoff key")) {
+        if (SpecMapping.BACKOFF_MAPPING.key(key).isPresent()) {
             return "; '" + key + "' belongs under 'backoff'";
         }
         return "";
@@ -478,10 +464,9 @@ public final class SpecReader {
         private final Map<String, Position> keyPositions = new LinkedHashMap<>();
 
         /**
-         * @param known the keys this mapping takes, or null if any word is a key (as service names are)
-         * @param keyKind what a key here is, for messages, such as "a service key"
+         * @param known the mapping whose keys this is, or null if any word is a key (as service names are)
          */
-        Fields(MappingNode mapping, String path, List<String> known, String keyKind) {
+        Fields(MappingNode mapping, String path, SpecMapping known) {
             this.mapping = mapping;
             this.path = path;
             for (NodeTuple entry : mapping.getValue()) {
@@ -509,15 +494,15 @@ public final class SpecReader {
                     }
                     continue;
                 }
-                if (known != null && !known.contains(key)) {
+                if (known != null && known.key(key).isEmpty()) {
                     String hint = keyNode.getTag().equals(Tag.MERGE)
                             ? "; merge keys are not supported, use 'defaults' to share settings"
-                            : Suggestions.didYouMean(key, known) + elsewhere(key, keyKind);
+                            : Suggestions.didYouMean(key, known.names()) + elsewhere(key, known);
                     if (hint.isEmpty()) {
-                        hint = "; expected one of " + String.join(", ", known);
+                        hint = "; expected one of " + String.join(", ", known.names());
                     }
                     problems.report(keyPosition, childPath, ProblemCode.UNKNOWN_KEY,
-                            "'" + key + "' is not " + keyKind + hint);
+                            "'" + key + "' is not " + known.keyKind() + hint);
                     continue;
                 }
                 keyPositions.put(key, keyPosition);
@@ -529,29 +514,22 @@ public final class SpecReader {
             return at(mapping);
         }
 
-        Optional<Located<Node>> node(String key) {
-            return Optional.ofNullable(values.get(key));
-        }
-
-        Optional<Located<Node>> required(String key, String expected) {
-            Optional<Located<Node>> value = node(key);
-            if (value.isEmpty()) {
+        /** The key's value, if the mapping holds it; reports it missing if it is required. */
+        Optional<Located<Node>> node(SpecKey key, String expected) {
+            Optional<Located<Node>> value = Optional.ofNullable(values.get(key.yamlName()));
+            if (value.isEmpty() && key.required()) {
                 problems.report(at(mapping), path, ProblemCode.MISSING_KEY,
-                        "'" + key + "' is missing; expected " + expected);
+                        "'" + key.yamlName() + "' is missing; expected " + expected);
             }
             return value;
         }
 
-        Located<String> scalar(String key, String expected) {
-            return node(key).flatMap(value -> SpecReader.this.scalar(value, expected)).orElse(null);
+        Located<String> scalar(SpecKey key, String expected) {
+            return node(key, expected).flatMap(value -> SpecReader.this.scalar(value, expected)).orElse(null);
         }
 
-        Located<String> requiredScalar(String key, String expected) {
-            return required(key, expected).flatMap(value -> SpecReader.this.scalar(value, expected)).orElse(null);
-        }
-
-        Located<List<Located<String>>> scalarList(String key, String expected) {
-            return node(key).map(value -> SpecReader.this.scalarList(value, expected)).orElse(null);
+        Located<List<Located<String>>> scalarList(SpecKey key, String expected) {
+            return node(key, expected).map(value -> SpecReader.this.scalarList(value, expected)).orElse(null);
         }
 
         /** Calls {@code action} with each key (located at the key) and its value (located at the value). */

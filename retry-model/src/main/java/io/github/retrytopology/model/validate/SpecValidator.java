@@ -19,11 +19,13 @@ import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
 import io.github.retrytopology.model.read.SpecDraft.RouteDraft;
 import io.github.retrytopology.model.read.SpecDraft.ServiceDraft;
 import io.github.retrytopology.model.read.Suggestions;
+import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -330,7 +332,9 @@ public final class SpecValidator {
             return "expected dot-separated Java identifiers, such as com.acme.BadInput (nested classes after a $)";
         }
         if (!binary.contains(".")) {
-            return "it has no package; write the fully qualified name, such as java.lang." + binary;
+            List<String> jdk = jdkClassesNamed(binary);
+            return "it has no package; write its fully qualified name, with the package it is declared in"
+                    + (jdk.isEmpty() ? "" : ", such as " + String.join(" or ", jdk));
         }
         for (String part : source.split("\\.")) {
             String reason = identifierProblem(part);
@@ -356,6 +360,30 @@ public final class SpecValidator {
             return "it is " + bytes(binary) + " bytes long; at most " + Names.MAX_JAVA_NAME_BYTES;
         }
         return null;
+    }
+
+    /**
+     * The public classes of the JDK's standard packages with this simple name, {@code java.lang}'s first: the
+     * likely meaning of a name written without its package. Asked only for a name already refused.
+     */
+    private static List<String> jdkClassesNamed(String simpleName) {
+        return ModuleLayer.boot().modules().stream()
+                .filter(module -> module.getName().startsWith("java."))
+                .flatMap(module -> module.getDescriptor().exports().stream())
+                .filter(export -> !export.isQualified())
+                .map(export -> export.source() + "." + simpleName)
+                .sorted(Comparator.comparing((String name) -> !name.startsWith("java.lang.")).thenComparing(name -> name))
+                .filter(SpecValidator::isPublicJdkClass)
+                .limit(3)
+                .toList();
+    }
+
+    private static boolean isPublicJdkClass(String name) {
+        try {
+            return Modifier.isPublic(Class.forName(name, false, ClassLoader.getPlatformClassLoader()).getModifiers());
+        } catch (ClassNotFoundException | LinkageError notThere) {
+            return false;
+        }
     }
 
     /**

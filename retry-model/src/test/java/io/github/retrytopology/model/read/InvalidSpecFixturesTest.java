@@ -50,7 +50,9 @@ class InvalidSpecFixturesTest {
 
     @Test
     void everyProblemCodeHasAFixture() throws IOException {
-        Set<String> covered = new TreeSet<>(Set.of(ProblemCode.FILE_TOO_LARGE.id())); // see SpecReaderTest
+        // FILE_TOO_LARGE: see SpecReaderTest; the codes of classes missing from a class path: see ClassCheckTest.
+        Set<String> covered = new TreeSet<>(Set.of(ProblemCode.FILE_TOO_LARGE.id(), ProblemCode.UNKNOWN_CLASS.id(),
+                ProblemCode.NOT_THROWABLE.id()));
         for (String fixture : fixtures().toList()) {
             Expectation.of(FIXTURES.resolve(fixture)).problems().forEach(problem -> covered.add(problem.split(" ")[1]));
         }

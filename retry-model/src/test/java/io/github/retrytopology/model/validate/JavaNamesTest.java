@@ -45,4 +45,23 @@ class JavaNamesTest {
         return ("version: 1\npackage: \"" + javaPackage + "\"\nexchange: acme.events\nservices:\n"
                 + "  email: {routingKeys: [order.created], maxAttempts: 1}\n").getBytes(StandardCharsets.UTF_8);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "IllegalArgumentException | with the package it is declared in, such as java.lang.IllegalArgumentException",
+        "IOException              | with the package it is declared in, such as java.io.IOException",
+        "TimeoutException         | with the package it is declared in, such as java.util.concurrent.TimeoutException",
+        "OutOfStockException      | with the package it is declared in",
+    })
+    void suggestsAPackageForAClassWithoutOneOnlyWhereTheJdkHasTheClass(String className, String message) {
+        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.parse(
+                ("version: 1\npackage: com.acme.retry\nexchange: acme.events\nservices:\n  email: {routingKeys: "
+                        + "[order.created], maxAttempts: 1, nonRetryable: [" + className + "]}\n")
+                        .getBytes(StandardCharsets.UTF_8), "retry.yml"));
+
+        assertThat(error.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.code()).isEqualTo(ProblemCode.BAD_CLASS_NAME);
+            assertThat(problem.message()).endsWith("it has no package; write its fully qualified name, " + message);
+        });
+    }
 }

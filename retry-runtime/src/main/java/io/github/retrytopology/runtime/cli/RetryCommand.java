@@ -1,6 +1,8 @@
 package io.github.retrytopology.runtime.cli;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
@@ -106,8 +108,9 @@ public final class RetryCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new RetryCommand());
         commandLine.registerConverter(Duration.class, Durations::parse);
+        // Each subcommand takes --help (and --version) too, and answers it before it asks for its parameters.
         commandLine.getSubcommands().values()
-                .forEach(subcommand -> subcommand.getCommandSpec().exitCodeOnInvalidInput(ERROR));
+                .forEach(subcommand -> subcommand.getCommandSpec().exitCodeOnInvalidInput(ERROR).mixinStandardHelpOptions(true));
         commandLine.setExecutionExceptionHandler((e, line, result) -> {
             line.getErr().println("retry: " + message(e));
             return ERROR;
@@ -125,7 +128,30 @@ public final class RetryCommand implements Callable<Integer> {
         if (e instanceof NoSuchFileException missing) {
             return "no such file: " + missing.getFile();
         }
-        return e.getMessage() == null ? e.toString() : e.getMessage();
+        return e.getMessage() == null ? brokerSaid(e) : e.getMessage();
+    }
+
+    /**
+     * What the broker said when it closed the connection or channel behind an exception, such as
+     * {@code NOT_ALLOWED - vhost orders not found}; else the first message among its causes.
+     */
+    static String brokerSaid(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ShutdownSignalException shutdown) {
+                if (shutdown.getReason() instanceof AMQP.Connection.Close close) {
+                    return close.getReplyText();
+                }
+                if (shutdown.getReason() instanceof AMQP.Channel.Close close) {
+                    return close.getReplyText();
+                }
+            }
+        }
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null) {
+                return cause.getMessage();
+            }
+        }
+        return e.toString();
     }
 
     /** The spec, in the virtual host of the first --uri's path if it names one; {@code ""} is none. */
@@ -160,8 +186,16 @@ public final class RetryCommand implements Callable<Integer> {
     private <T> T withParkingLot(String serviceName, ParkingLotAction<T> action) throws Exception {
         RetrySpec retrySpec = loadSpec();
         Service service = retrySpec.service(serviceName);
-        try (Connection connection = access().connect(retrySpec.vhost(), "parking-lot")) {
+        try (Connection connection = connect(retrySpec.vhost())) {
             return action.run(ParkingLot.of(connection, service, clock));
+        }
+    }
+
+    private Connection connect(String vhost) throws IOException {
+        try {
+            return access().connect(vhost, "parking-lot");
+        } catch (IOException e) {
+            throw new IOException("cannot connect to virtual host '" + vhost + "': " + brokerSaid(e), e);
         }
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.classes.ClassCheck;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.io.IOException;
 import java.time.Clock;
@@ -527,6 +528,7 @@ public final class RetryingConsumer implements AutoCloseable {
          */
         public RetryingConsumer start() throws IOException {
             routes.requireDecodable(codec);
+            ClassCheck.nonRetryableProblems(routes.service()).forEach(log::warn);
             RetryingConsumer consumer = new RetryingConsumer(this);
             try {
                 for (int i = 1; i <= consumers; i++) {

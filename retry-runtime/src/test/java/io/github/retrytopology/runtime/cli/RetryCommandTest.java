@@ -7,6 +7,8 @@ import java.io.StringWriter;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
@@ -32,5 +34,19 @@ class RetryCommandTest {
         command.setErr(new PrintWriter(new StringWriter()));
 
         assertThat(command.execute("plan", "--jsno")).isEqualTo(RetryCommand.ERROR);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"list", "replay", "purge", "plan", "apply"})
+    void everySubcommandAnswersHelpWithoutItsParameters(String subcommand) {
+        CommandLine command = RetryCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        command.setOut(new PrintWriter(out));
+        command.setErr(new PrintWriter(err));
+
+        assertThat(command.execute(subcommand, "--help")).isEqualTo(RetryCommand.OK);
+        assertThat(out.toString()).startsWith("Usage: retry " + subcommand).contains("-h, --help");
+        assertThat(err.toString()).isEmpty();
     }
 }

@@ -75,4 +75,19 @@ class PayloadCodecTest {
                 .isInstanceOf(UndecodablePayloadException.class)
                 .hasMessageStartingWith("invalid JSON: Unexpected end-of-input");
     }
+
+    @Test
+    void saysWhichValueOfWellFormedJsonDoesNotFitThePayloadType() {
+        PayloadCodec codec = new JacksonPayloadCodec(new ObjectMapper());
+
+        assertThatThrownBy(() -> codec.decode("{\"id\":\"forty-two\",\"customer\":\"ada\"}".getBytes(StandardCharsets.UTF_8),
+                Order.class, NONE))
+                .isInstanceOf(UndecodablePayloadException.class)
+                .hasMessageStartingWith("JSON that does not fit " + Order.class.getName() + " at id: Cannot deserialize "
+                        + "value of type `int` from String \"forty-two\"");
+        assertThatThrownBy(() -> codec.decode("[1, 2]".getBytes(StandardCharsets.UTF_8), Order.class, NONE))
+                .isInstanceOf(UndecodablePayloadException.class)
+                .hasMessageStartingWith("JSON that does not fit " + Order.class.getName() + ": Cannot deserialize value")
+                .hasMessageNotContaining("invalid JSON");
+    }
 }

@@ -1,0 +1,4 @@
+package com.acme.orders;
+
+public record Payment(String order, long cents) {
+}

@@ -1,0 +1,56 @@
+package io.github.retrytopology.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Using it" is what the invoker build {@code src/it/readme-using-it} builds, with Maven 3.8 as with
+ * the wrapper's: its {@code retry.yml}, its {@code pom.xml} and its handler, character for character. A newcomer who
+ * copies them gets a build that works.
+ */
+class ReadmeUsingItTest {
+
+    private static final Path PROJECT = Path.of("src/it/readme-using-it");
+    private static final Pattern BLOCK = Pattern.compile("```(\\w+)\\n(.*?)```", Pattern.DOTALL);
+
+    @Test
+    void theInvokerBuildHoldsTheReadmesFilesAsTheyAre() throws IOException {
+        List<String[]> blocks = blocks();
+
+        assertThat(blocks).extracting(block -> block[0]).containsExactly("sh", "yaml", "xml", "sh", "java");
+        assertThat(blocks.get(0)[1]).isEqualTo("./mvnw install -DskipTests\n");
+        assertThat(read("retry.yml")).isEqualTo(blocks.get(1)[1]);
+        assertThat(read("pom.xml")).isEqualTo(blocks.get(2)[1]);
+        assertThat(read("src/main/java/com/acme/media/CdnPurge.java")).isEqualTo(blocks.get(4)[1]);
+    }
+
+    @Test
+    void importsTheDefinitionsWithAnAbsolutePath() throws IOException {
+        assertThat(blocks().get(3)[1]).contains("rabbitmqctl import_definitions \"$PWD/target/generated-resources/");
+    }
+
+    /** The fenced blocks of "Using it", each as its language and its text. */
+    private static List<String[]> blocks() throws IOException {
+        String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
+        String section = readme.substring(readme.indexOf("## Using it\n"), readme.indexOf("## The `retry.yml` reference\n"));
+        List<String[]> blocks = new ArrayList<>();
+        Matcher block = BLOCK.matcher(section);
+        while (block.find()) {
+            blocks.add(new String[] {block.group(1), block.group(2)});
+        }
+        return blocks;
+    }
+
+    private static String read(String file) throws IOException {
+        return Files.readString(PROJECT.resolve(file), StandardCharsets.UTF_8);
+    }
+}
