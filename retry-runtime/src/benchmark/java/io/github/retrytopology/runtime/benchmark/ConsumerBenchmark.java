@@ -97,6 +97,14 @@ public final class ConsumerBenchmark {
                     spec.service("retrying"), List.of(Contender.runtime(Contender.Work.FAIL),
                             Contender.raw(Contender.Work.FAIL)));
         }
+        if (options.paths.contains("observed")) {
+            throughput("observed: the success path with Micrometer metrics and OpenTelemetry spans",
+                    spec.service("plain"), List.of(Contender.runtime(Contender.Work.SUCCEED),
+                            Contender.runtime(Contender.Work.SUCCEED, true)));
+            throughput("observed: the retry path with Micrometer metrics and OpenTelemetry spans",
+                    spec.service("retrying"), List.of(Contender.runtime(Contender.Work.FAIL),
+                            Contender.runtime(Contender.Work.FAIL, true)));
+        }
         if (options.paths.contains("mixed")) {
             Mixed.run(this, spec.service("mixed"));
         }

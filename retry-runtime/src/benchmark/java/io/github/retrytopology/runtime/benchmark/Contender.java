@@ -13,6 +13,11 @@ import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.metrics.MicrometerRetryMetrics;
+import io.github.retrytopology.runtime.tracing.OpenTelemetryTracing;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,10 +67,18 @@ interface Contender {
 
     /** This project's consumer. */
     static Contender runtime(Work work) {
+        return runtime(work, false);
+    }
+
+    /**
+     * This project's consumer; if {@code observed}, with Micrometer's metrics in a simple registry and a span of
+     * OpenTelemetry's SDK for each delivery (sampled, exported nowhere).
+     */
+    static Contender runtime(Work work, boolean observed) {
         return new Contender() {
             @Override
             public String name() {
-                return "retry-runtime";
+                return observed ? "retry-runtime, metrics, spans" : "retry-runtime";
             }
 
             @Override
@@ -78,15 +91,21 @@ interface Contender {
                     }
                     counter.done();
                 }));
-                RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
+                RetryingConsumer.Builder builder = RetryingConsumer.builder(connection, routes.build())
                         .prefetch(options.prefetch()).consumers(options.consumers())
                         .listener(new RetryListener() {
                             @Override
                             public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
                                 counter.done();
                             }
-                        })
-                        .start();
+                        });
+                if (observed) {
+                    MicrometerRetryMetrics metrics = MicrometerRetryMetrics.of(new SimpleMeterRegistry());
+                    OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
+                            .setTracerProvider(SdkTracerProvider.builder().build()).build();
+                    builder.listener(metrics).observer(metrics).observer(OpenTelemetryTracing.of(openTelemetry));
+                }
+                RetryingConsumer consumer = builder.start();
                 return () -> consumer.stop(Duration.ofSeconds(30));
             }
         };

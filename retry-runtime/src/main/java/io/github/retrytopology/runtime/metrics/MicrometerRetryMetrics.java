@@ -60,8 +60,9 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     private static final String NONE = "none";
 
     private final MeterRegistry registry;
-    private final Map<Tags, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<Tags, Timer> timers = new ConcurrentHashMap<>();
+    /** Each meter by its name and tag values: cheaper to build and compare, once per message, than its tags. */
+    private final Map<Key, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
 
     private MicrometerRetryMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -74,9 +75,9 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
 
     /** Reports how many of this consumer's consumers are subscribed, as {@code retry.consumers.running}. */
     public MicrometerRetryMetrics watch(RetryingConsumer consumer) {
-        Gauge.builder("retry.consumers.running", consumer, RetryingConsumer::consumersRunning)
-                .description("consumers of the service subscribed to its queue")
-                .tags(service(consumer.service()))
+        Key key = Key.of("retry.consumers.running", consumer.service());
+        Gauge.builder(key.name, consumer, RetryingConsumer::consumersRunning)
+                .description(key.description()).tags(key.tags())
                 .register(registry);
         return this;
     }
@@ -84,68 +85,106 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     @Override
     public Observation handling(DeliveryContext context) {
         Timer.Sample sample = Timer.start(registry);
-        return (outcome, failure) -> sample.stop(timer("messaging.process.duration", "each handler run",
-                message(context).and("retry.outcome", outcome.id(),
-                        "error.type", failure == null ? NONE : failure.getClass().getName())));
+        return (outcome, failure) -> sample.stop(timer(Key.of("messaging.process.duration", context)
+                .with(outcome.id(), failure == null ? NONE : failure.getClass().getName(), null)));
     }
 
     @Override
     public void onSuccess(DeliveryContext context) {
-        count("retry.messages", messages(context, "success", NONE, NONE));
+        counter(Key.of("retry.messages", context).with("success", NONE, NONE)).increment();
     }
 
     @Override
     public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
-        count("retry.messages", messages(context, "retry", String.valueOf(tier.number()), NONE));
+        counter(Key.of("retry.messages", context).with("retry", Integer.toString(tier.number()), NONE)).increment();
     }
 
     @Override
     public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
-        count("retry.messages", messages(context, "park", NONE, park.reason().id()));
+        counter(Key.of("retry.messages", context).with("park", NONE, park.reason().id())).increment();
     }
 
     @Override
     public void onRepublished(DeliveryContext context, String queue, Duration latency) {
-        timer("retry.republish.duration", "from a retry's or park's first send to the broker's confirm",
-                service(context.service()).and("retry.destination", queue)).record(latency);
+        timer(Key.of("retry.republish.duration", context.service()).with(queue, null, null)).record(latency);
     }
 
     @Override
     public void onRepublishFailed(DeliveryContext context, String reason) {
-        count("retry.republish.failures", message(context));
+        counter(Key.of("retry.republish.failures", context)).increment();
     }
 
     @Override
     public void onRedelivery(DeliveryContext context, int deliveryCount) {
-        count("retry.redeliveries", message(context));
+        counter(Key.of("retry.redeliveries", context)).increment();
     }
 
     @Override
     public void onConsumerLost(Service service, String reason) {
-        count("retry.consumers.lost", service(service));
+        counter(Key.of("retry.consumers.lost", service)).increment();
     }
 
-    private void count(String name, Tags tags) {
-        counters.computeIfAbsent(tags.and("name", name), key -> Counter.builder(name).tags(tags).register(registry))
-                .increment();
+    private Counter counter(Key key) {
+        Counter counter = counters.get(key);
+        return counter != null ? counter
+                : counters.computeIfAbsent(key, k -> Counter.builder(k.name)
+                        .description(k.description()).tags(k.tags()).register(registry));
     }
 
-    private Timer timer(String name, String description, Tags tags) {
-        return timers.computeIfAbsent(tags.and("name", name),
-                key -> Timer.builder(name).description(description).tags(tags).register(registry));
+    private Timer timer(Key key) {
+        Timer timer = timers.get(key);
+        return timer != null ? timer
+                : timers.computeIfAbsent(key, k -> Timer.builder(k.name)
+                        .description(k.description()).tags(k.tags()).register(registry));
     }
 
-    private static Tags messages(DeliveryContext context, String outcome, String tier, String parkReason) {
-        return message(context).and("retry.outcome", outcome, "retry.tier", tier, "retry.park.reason", parkReason);
-    }
+    /**
+     * A meter's name and the values of its tags: the service's, then the message's (exchange and route, null for
+     * a meter of the service), then up to three of the meter's own, whose keys its name decides.
+     */
+    private record Key(String name, String service, String queue, String exchange, String route, String first,
+            String second, String third) {
 
-    private static Tags message(DeliveryContext context) {
-        return service(context.service()).and("messaging.destination.name", context.exchange(),
-                "retry.route", context.bindingKey().orElse(NONE));
-    }
+        static Key of(String name, Service service) {
+            return new Key(name, service.name(), service.queue(), null, null, null, null, null);
+        }
 
-    private static Tags service(Service service) {
-        return Tags.of("messaging.system", "rabbitmq", "messaging.destination.subscription.name", service.queue(),
-                "retry.service", service.name());
+        static Key of(String name, DeliveryContext context) {
+            Service service = context.service();
+            return new Key(name, service.name(), service.queue(), context.exchange(),
+                    context.bindingKey().orElse(NONE), null, null, null);
+        }
+
+        Key with(String first, String second, String third) {
+            return new Key(name, service, queue, exchange, route, first, second, third);
+        }
+
+        Tags tags() {
+            Tags tags = Tags.of("messaging.system", "rabbitmq", "retry.service", service,
+                    "messaging.destination.subscription.name", queue);
+            if (exchange != null) {
+                tags = tags.and("messaging.destination.name", exchange, "retry.route", route);
+            }
+            return switch (name) {
+                case "retry.messages" -> tags.and("retry.outcome", first, "retry.tier", second,
+                        "retry.park.reason", third);
+                case "messaging.process.duration" -> tags.and("retry.outcome", first, "error.type", second);
+                case "retry.republish.duration" -> tags.and("retry.destination", first);
+                default -> tags;
+            };
+        }
+
+        String description() {
+            return switch (name) {
+                case "retry.messages" -> "messages acknowledged, retried or parked, once the broker has them";
+                case "messaging.process.duration" -> "each run of a handler";
+                case "retry.republish.duration" -> "from a retry's or park's first send to the broker's confirm";
+                case "retry.republish.failures" -> "retries and parks refused, returned or not confirmed in time";
+                case "retry.redeliveries" -> "deliveries handed out again after one that ended unanswered";
+                case "retry.consumers.lost" -> "consumers cancelled by the broker or whose channel or connection closed";
+                case "retry.consumers.running" -> "consumers of the service subscribed to its queue";
+                default -> throw new IllegalStateException("no meter " + name);
+            };
+        }
     }
 }
