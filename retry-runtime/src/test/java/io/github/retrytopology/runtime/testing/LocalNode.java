@@ -57,9 +57,10 @@ public final class LocalNode implements PrivateBroker {
     private final int managementPort;
     private final int distributionPort;
     private final String cookie;
+    private final List<String> settings;
 
     private LocalNode(Path sbin, String name, Path home, int amqpPort, int managementPort, int distributionPort,
-            String cookie) {
+            String cookie, List<String> settings) {
         this.sbin = sbin;
         this.name = name;
         this.home = home;
@@ -67,6 +68,7 @@ public final class LocalNode implements PrivateBroker {
         this.managementPort = managementPort;
         this.distributionPort = distributionPort;
         this.cookie = cookie;
+        this.settings = List.copyOf(settings);
     }
 
     /** Whether this machine has a RabbitMQ installation to start nodes from. */
@@ -85,6 +87,14 @@ public final class LocalNode implements PrivateBroker {
      * @param purpose the beginning of the node's name, such as {@code chaos}
      */
     public static LocalNode start(String purpose, String cookie) throws IOException {
+        return start(purpose, cookie, List.of());
+    }
+
+    /**
+     * Starts a node with this Erlang cookie and these lines added to its {@code rabbitmq.conf}, such as
+     * {@code queue_leader_locator = balanced}.
+     */
+    public static LocalNode start(String purpose, String cookie, List<String> settings) throws IOException {
         Path sbin = scripts().orElseThrow(() -> new IllegalStateException("No RabbitMQ installation to start a "
                 + "node of the tests' own: install RabbitMQ, or set " + SBIN_VARIABLE + " to the directory of "
                 + "rabbitmq-server"));
@@ -92,7 +102,7 @@ public final class LocalNode implements PrivateBroker {
         String name = purpose + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost";
         Path home = NODES.resolve(name);
         List<Integer> ports = freePorts(3);
-        LocalNode node = new LocalNode(sbin, name, home, ports.get(0), ports.get(1), ports.get(2), cookie);
+        LocalNode node = new LocalNode(sbin, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings);
         node.prepare();
         RUNNING.add(node);
         try {
@@ -194,14 +204,16 @@ public final class LocalNode implements PrivateBroker {
         Files.setPosixFilePermissions(cookieFile, PosixFilePermissions.fromString("r--------"));
         Files.writeString(home.resolve("enabled_plugins"), "[rabbitmq_management].\n");
         Files.writeString(home.resolve("rabbitmq-env.conf"), "");
-        Files.writeString(home.resolve("rabbitmq.conf"), String.join("\n",
+        List<String> conf = new ArrayList<>(List.of(
                 "listeners.tcp.1 = 127.0.0.1:" + amqpPort,
                 "management.tcp.ip = 127.0.0.1",
                 "management.tcp.port = " + managementPort,
                 "loopback_users.guest = true",
                 // Alarms are the tests' to raise: a nearly full disk must not block publishers.
-                "disk_free_limit.absolute = 1MB",
-                ""));
+                "disk_free_limit.absolute = 1MB"));
+        conf.addAll(settings);
+        conf.add("");
+        Files.writeString(home.resolve("rabbitmq.conf"), String.join("\n", conf));
     }
 
     private void launch() throws IOException {

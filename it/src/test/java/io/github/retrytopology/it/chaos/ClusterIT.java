@@ -1,0 +1,325 @@
+package io.github.retrytopology.it.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Connection;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.MessageHandler;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.testing.LocalNode;
+import io.github.retrytopology.runtime.testing.PrivateCluster;
+import io.github.retrytopology.runtime.topology.ManagementApi;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The chaos runs on a cluster of three nodes of the suite's own ({@link PrivateCluster}), the consumer connected
+ * as the README says an application connects: an address list of every node, automatic recovery. A node goes
+ * away in the middle of each run; every message id is accounted for, as in {@link ChaosIT}, and the run also
+ * measures what a user would see: the longest time nothing was handled after the node went (the stall), and how
+ * late each retry came back after its tier's delay. The table is printed at the end and written to
+ * {@code target/cluster.md}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterIT {
+
+    /** The cluster as the README asks an operator to set it up. */
+    static final List<String> SETTINGS = List.of("queue_leader_locator = balanced");
+
+    private static final int MESSAGES = 2_000;
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /** How long consumption may stop after a node is lost, and how late a retry may be. */
+    private static final Duration BOUND = Duration.ofSeconds(15);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Service WORK = RetryTopology.SPEC.service("work");
+    private static final List<Result> RESULTS = new CopyOnWriteArrayList<>();
+
+    private static PrivateCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        long started = System.nanoTime();
+        cluster = PrivateCluster.start("cluster", 3, SETTINGS);
+        System.out.printf("Cluster of %s up in %.1f s%n", cluster.nodes(), (System.nanoTime() - started) / 1e9);
+    }
+
+    @AfterAll
+    static void report() throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("| fault | published | succeeded | parked | lost | parked early | duplicates | took | against "
+                + "no fault | longest stall after the fault | latest retry, after its delay | notes |");
+        lines.add("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        Duration undisturbed = RESULTS.stream().filter(result -> result.fault().isEmpty()).map(Result::took)
+                .findFirst().orElse(null);
+        RESULTS.forEach(result -> lines.add(result.line(undisturbed)));
+        System.out.println("Cluster runs (3 nodes, " + MESSAGES + " messages each, 30% failing at least once):\n"
+                + String.join("\n", lines));
+        Files.write(Path.of("target", "cluster.md"), lines, StandardCharsets.UTF_8);
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Last, so that the runs with faults, not this one, start with a JVM that has not warmed up. */
+    @Test
+    @Order(4)
+    void noFault() throws Exception {
+        Run run = new Run("no-fault");
+        Map<String, Long> leaders = new TreeMap<>();
+        for (int tries = 0; tries < 50 && (leaders.isEmpty() || leaders.containsKey("")); tries++) {
+            // A new queue's leader comes with its first statistics.
+            Thread.sleep(tries == 0 ? 0 : 200);
+            leaders.clear();
+            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/no-fault?columns=type,leader"))) {
+                if (queue.path("type").asText().equals("quorum")) {
+                    leaders.merge(queue.path("leader").asText(), 1L, Long::sum);
+                }
+            }
+        }
+        System.out.println("Leaders of the imported quorum queues, by node: " + leaders);
+        assertThat(leaders).as("queue_leader_locator = balanced spreads the leaders of imported queues")
+                .containsOnlyKeys(cluster.nodes().stream().map(LocalNode::name).toList());
+        run.consume(() -> { });
+        run.finish("", "");
+    }
+
+    @Test
+    @Order(1)
+    void leaderOfTheServiceQueueKilledAndRestarted() throws Exception {
+        Run run = new Run("leader-killed");
+        run.consume(() -> {
+            LocalNode leader = cluster.leaderOf(run.vhost, RetryTopology.Work.QUEUE);
+            run.fault("kill -9 of " + leader.name() + ", the leader of " + RetryTopology.Work.QUEUE);
+            leader.kill();
+            leader.startAgain();
+        });
+        run.finish("leader of the service queue killed (kill -9) and restarted", run.fault);
+    }
+
+    @Test
+    @Order(2)
+    void nodeOfTheConsumerKilled() throws Exception {
+        Run run = new Run("consumer-node-killed");
+        run.consume(() -> {
+            LocalNode node = cluster.nodeListeningOn(run.connection.getPort());
+            run.fault("kill -9 of " + node.name() + ", which the consumer was connected to");
+            node.kill();
+            node.startAgain();
+        });
+        run.finish("node the consumer is connected to killed (kill -9) and restarted", run.fault);
+    }
+
+    @Test
+    @Order(3)
+    void nodeStoppedWhileMessagesWaitInTierQueues() throws Exception {
+        Run run = new Run("node-stopped");
+        run.consume(() -> {
+            LocalNode node = cluster.leaderOf(run.vhost, RetryTopology.Work.RETRY_1);
+            long waiting = run.waitingInTiers();
+            run.fault("rabbitmqctl stop of " + node.name() + ", the leader of " + RetryTopology.Work.RETRY_1 + ", with "
+                    + waiting + " messages in the tier queues");
+            node.stop();
+            Thread.sleep(2_000);
+            node.startAgain();
+        });
+        run.finish("node stopped while messages wait in tier queues, started 2 s later", run.fault);
+        assertThat(run.fault).as("the node was stopped with messages waiting").doesNotContain(" with 0 messages");
+    }
+
+    /** A fault, run once a third of the messages have succeeded. */
+    @FunctionalInterface
+    interface Fault {
+        void inject() throws Exception;
+    }
+
+    /** One run: a vhost of its own with the chaos topology, its workload, and what the handler saw when. */
+    private static final class Run {
+        final String vhost;
+        final Workload workload = Workload.of(MESSAGES);
+        final Tally tally = new Tally(workload);
+        final ChaosIT.Heard heard = new ChaosIT.Heard();
+        final ConcurrentLinkedQueue<Long> arrivals = new ConcurrentLinkedQueue<>();
+        final Map<String, Long> failures = new ConcurrentHashMap<>();
+        final AtomicLong latestRetry = new AtomicLong();
+        Connection connection;
+        String fault = "";
+        long faultAt;
+        long started;
+        long ended;
+
+        Run(String vhost) throws IOException {
+            this.vhost = vhost;
+            ManagementApi management = cluster.management();
+            management.createVhost(vhost);
+            management.grantAll(vhost, "guest");
+            try (InputStream definitions = RetryTopology.class.getResourceAsStream(RetryTopology.VHOST_DEFINITIONS)) {
+                management.importDefinitions(vhost, new String(definitions.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+
+        void fault(String description) {
+            fault = description;
+            faultAt = System.nanoTime();
+        }
+
+        /** Publishes the workload, consumes it, injects the fault a third of the way, and waits until all is done. */
+        void consume(Fault inject) throws Exception {
+            try (Connection publisher = cluster.connect(vhost, "cluster-publisher")) {
+                workload.publish(publisher.createChannel());
+            }
+            started = System.nanoTime();
+            connection = cluster.connect(vhost, "cluster-consumer");
+            try {
+                RetryingConsumer consumer = RetryingConsumer.builder(connection, WorkHandler.routes(this::handle))
+                        .prefetch(ChaosWorker.PREFETCH).consumers(ChaosWorker.CONSUMERS).listener(heard).start();
+                await(() -> tally.successes() >= MESSAGES / 3);
+                // On a thread of its own, so that the run goes on while a node stops and starts again.
+                CompletableFuture<Void> injected = CompletableFuture.runAsync(() -> {
+                    try {
+                        inject.inject();
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                });
+                await(this::done);
+                ended = System.nanoTime();
+                injected.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+                consumer.stop(Duration.ofSeconds(10));
+            } finally {
+                connection.abort();
+            }
+        }
+
+        /** The chaos handler, timed: when each attempt arrived, and how late after its tier's delay. */
+        private void handle(DeliveryContext context) throws Exception {
+            long now = System.nanoTime();
+            arrivals.add(now);
+            String id = context.messageId().orElseThrow();
+            Long failed = failures.get(id + "/" + (context.attempt() - 1));
+            if (failed != null) {
+                long late = now - failed - WORK.tier(context.attempt() - 1).delay().toNanos();
+                latestRetry.accumulateAndGet(late, Math::max);
+            }
+            try {
+                ChaosWorker.handler(tally, Duration.ZERO).handle(context);
+            } catch (Exception e) {
+                failures.put(id + "/" + context.attempt(), System.nanoTime());
+                throw e;
+            }
+        }
+
+        boolean done() throws IOException {
+            try (Connection check = cluster.connect(vhost, "cluster-check")) {
+                if (!tally.settled(check)) {
+                    return false;
+                }
+            }
+            return waitingInTiers() == 0 && queueDepth(RetryTopology.Work.QUEUE) == 0;
+        }
+
+        long waitingInTiers() throws IOException {
+            return queueDepth(RetryTopology.Work.RETRY_1) + queueDepth(RetryTopology.Work.RETRY_2)
+                    + queueDepth(RetryTopology.Work.RETRY_3);
+        }
+
+        private long queueDepth(String queue) throws IOException {
+            try (Connection check = cluster.connect(vhost, "cluster-depth")) {
+                return check.createChannel().messageCount(queue);
+            }
+        }
+
+        /** The longest time after the fault in which the handler saw nothing. */
+        Duration stall() {
+            if (faultAt == 0) {
+                return Duration.ZERO;
+            }
+            long previous = faultAt;
+            long longest = 0;
+            for (long arrival : arrivals.stream().sorted().toList()) {
+                if (arrival > faultAt) {
+                    longest = Math.max(longest, arrival - previous);
+                    previous = arrival;
+                }
+            }
+            return Duration.ofNanos(longest);
+        }
+
+        Duration took() {
+            return Duration.ofNanos(ended - started);
+        }
+
+        void await(ChaosIT.BooleanSupplierWithIo condition) throws Exception {
+            while (!condition.getAsBoolean()) {
+                if (System.nanoTime() - started > PATIENCE.toNanos()) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        }
+
+        /** Adds the run's row, then checks it. */
+        void finish(String scenario, String notes) throws Exception {
+            if (ended == 0) {
+                ended = System.nanoTime();
+            }
+            Tally.Row row;
+            try (Connection check = cluster.connect(vhost, "cluster-tally")) {
+                row = tally.row(scenario, check, took(), notes);
+            }
+            Duration stall = stall();
+            Duration latest = Duration.ofNanos(latestRetry.get());
+            RESULTS.add(new Result(scenario, row, took(), stall, latest, notes + (notes.isEmpty() ? "" : "; ") + heard));
+            // The vhost stays: on RabbitMQ 3.10, deleting quorum queues with at-least-once dead-lettering while
+            // their dead-letter workers start, as after a node's restart, brings down the node's dead-letter
+            // supervisor. The cluster goes at the end.
+            assertThat(row.lost()).as("lost in: %s", row).isZero();
+            assertThat(row.parkedEarly()).as("parked before their attempts were spent in: %s", row).isZero();
+            assertThat(row.succeeded() + row.parked()).as("succeeded and parked in: %s", row)
+                    .isGreaterThanOrEqualTo(row.published());
+            assertThat(stall).as("longest time nothing was handled after: %s", notes).isLessThanOrEqualTo(BOUND);
+            assertThat(latest).as("latest retry, after its delay, in: %s", row).isLessThanOrEqualTo(BOUND);
+        }
+
+    }
+
+    /** What a run measured, for the table. */
+    private record Result(String fault, Tally.Row row, Duration took, Duration stall, Duration latestRetry,
+            String notes) {
+
+        String line(Duration undisturbed) {
+            return "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | +%s | %s |".formatted(fault.isEmpty() ? "none"
+                    : fault, row.published(), row.succeeded(), row.parked(), row.lost(), row.parkedEarly(),
+                    row.duplicates(), seconds(took), undisturbed == null ? "" : "%.1f×".formatted(
+                            (double) took.toNanos() / undisturbed.toNanos()), fault.isEmpty() ? "" : seconds(stall),
+                    seconds(latestRetry), notes);
+        }
+
+        private static String seconds(Duration duration) {
+            return "%.1f s".formatted(duration.toMillis() / 1000.0);
+        }
+    }
+}
