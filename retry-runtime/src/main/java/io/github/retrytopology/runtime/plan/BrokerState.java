@@ -29,7 +29,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
 
     /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
-    static final String QUEUE_COLUMNS = "name,type,messages,consumers,messages_dlx,policy,operator_policy";
+    static final String QUEUE_COLUMNS = "name,type,state,members,online,messages,consumers,messages_dlx,policy,"
+            + "operator_policy";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
@@ -188,10 +189,14 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * @param messages the messages it holds, dead-lettered ones waiting to be forwarded included; empty when
      *     the broker has no statistics for it yet
      * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx})
+     * @param state what the broker says of it, such as {@code running}, or {@code down} when its node is; empty
+     *     when the broker has no statistics for it yet
+     * @param members the nodes of a quorum queue's members; empty for other types
+     * @param online those of its members that are up
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
             OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> policy,
-            Optional<String> operatorPolicy) {
+            Optional<String> operatorPolicy, Optional<String> state, List<String> members, List<String> online) {
 
         static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
             ObjectNode arguments = object(definition.path("arguments"));
@@ -200,7 +205,15 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
                     definition.path("auto_delete").asBoolean(), arguments, type == null ? "classic" : type,
                     count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
-                    text(statistics, "policy"), text(statistics, "operator_policy"));
+                    text(statistics, "policy"), text(statistics, "operator_policy"), text(statistics, "state"),
+                    names(statistics, "members"), names(statistics, "online"));
+        }
+
+        private static List<String> names(Optional<JsonNode> statistics, String field) {
+            List<String> names = new ArrayList<>();
+            statistics.map(stats -> stats.path(field)).filter(JsonNode::isArray)
+                    .ifPresent(array -> array.forEach(name -> names.add(name.asText())));
+            return List.copyOf(names);
         }
 
         private static OptionalLong count(Optional<JsonNode> statistics, String field) {

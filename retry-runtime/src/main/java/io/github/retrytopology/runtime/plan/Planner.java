@@ -58,6 +58,9 @@ final class Planner {
             .thenComparing(QueueName::role)
             .thenComparingInt(QueueName::tier);
 
+    /** The states of a queue that takes and delivers messages. */
+    private static final Set<String> RUNNING = Set.of("running", "idle", "flow");
+
     private final RetrySpec spec;
     private final Topology topology;
     private final BrokerState broker;
@@ -480,6 +483,7 @@ final class Planner {
         }
         for (Queue queue : topology.queues()) {
             broker.queue(queue.name()).ifPresent(present -> {
+                availability(present).ifPresent(warnings::add);
                 long waiting = present.deadLettered().orElse(0);
                 Optional<DeadLetterTarget> target = broker.deadLetterTarget(present);
                 if (waiting > 0 && target.filter(broker::exists).isPresent()) {
@@ -495,6 +499,33 @@ final class Planner {
             warnings.add("the broker has no statistics yet for " + unknown + " of our queues, created moments ago: "
                     + "their messages and consumers are not known");
         }
+    }
+
+    /**
+     * What keeps a queue from working now, or makes it one node loss from that: its node down, or a quorum queue
+     * with members down.
+     */
+    private static Optional<String> availability(BrokerState.Queue queue) {
+        String state = queue.state().orElse("running");
+        if (!RUNNING.contains(state)) {
+            return Optional.of("queue " + queue.name() + " is " + state + (queue.members().isEmpty()
+                    ? ": a classic queue is unavailable while the node that holds it is down"
+                    : "; " + members(queue)));
+        }
+        int members = queue.members().size();
+        int online = queue.online().size();
+        if (members == 0 || online == members) {
+            return Optional.empty();
+        }
+        return Optional.of("queue " + queue.name() + " has " + members(queue) + (online > members / 2
+                ? ": it works, but the loss of " + Words.count(online - members / 2, "more node") + " stops it"
+                : ": no majority, so it takes and delivers nothing until one comes back"));
+    }
+
+    private static String members(BrokerState.Queue queue) {
+        List<String> down = queue.members().stream().filter(member -> !queue.online().contains(member)).toList();
+        return queue.online().size() + " of " + queue.members().size() + " members online"
+                + (down.isEmpty() ? "" : " (" + String.join(", ", down) + " down)");
     }
 
     /** One entry being put together: what differs, on the broker and in the spec. */

@@ -12,6 +12,7 @@ import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +85,41 @@ class PlannerTest {
         assertThat(cluster.inSync()).isTrue();
         assertThat(cluster.warnings()).containsExactly("the cluster has 3 nodes, and the classic queues of orders each "
                 + "live on one of them: they are unavailable while that node is down; quorum queues are replicated");
+    }
+
+    @Test
+    void warnsAboutQueuesThatAreDownOrShortOfMembers() throws IOException {
+        RetrySpec classic = spec("classic");
+        ObjectNode[] down = holding(classic);
+        queueStatistics(down, "orders").put("state", "down");
+        RetrySpec quorum = spec("quorum");
+        ObjectNode[] degraded = holding(quorum);
+        members(queueStatistics(degraded, "orders"), "running", List.of("a", "b", "c"), List.of("a", "c"));
+        members(queueStatistics(degraded, "orders.retry.1"), "running", List.of("a", "b", "c"), List.of("c"));
+        members(queueStatistics(degraded, "orders.parking-lot"), "running", List.of("a", "b", "c"),
+                List.of("a", "b", "c"));
+
+        assertThat(plan(classic, down, 1).warnings()).containsExactly("queue orders is down: a classic queue is "
+                + "unavailable while the node that holds it is down");
+        assertThat(plan(quorum, degraded, 3).warnings()).containsExactly(
+                "queue orders has 2 of 3 members online (b down): it works, but the loss of 1 more node stops it",
+                "queue orders.retry.1 has 1 of 3 members online (a, b down): no majority, so it takes and delivers "
+                        + "nothing until one comes back");
+    }
+
+    private static ObjectNode queueStatistics(ObjectNode[] broker, String name) {
+        for (JsonNode queue : broker[1].path("queues")) {
+            if (queue.path("name").asText().equals(name)) {
+                return (ObjectNode) queue;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private static void members(ObjectNode queue, String state, List<String> members, List<String> online) {
+        queue.put("state", state);
+        members.forEach(queue.putArray("members")::add);
+        online.forEach(queue.putArray("online")::add);
     }
 
     @Test
