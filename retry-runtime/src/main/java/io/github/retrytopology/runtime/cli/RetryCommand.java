@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import picocli.CommandLine;
@@ -167,9 +168,24 @@ public final class RetryCommand implements Callable<Integer> {
                 retrySpec.queueSettings(), retrySpec.services());
     }
 
+    /**
+     * The virtual host the URIs name in their paths, if they do: the nodes of one cluster share their virtual
+     * hosts, so URIs that name different ones (or some one and some none) are a mistake.
+     */
     private Optional<String> uriVhost() {
-        List<URI> amqp = BrokerAccess.uris(uris, "AMQP");
-        String path = amqp.isEmpty() ? null : amqp.get(0).getRawPath();
+        List<Optional<String>> named = BrokerAccess.uris(uris, "AMQP").stream().map(RetryCommand::vhost).distinct()
+                .toList();
+        if (named.size() > 1) {
+            throw new IllegalArgumentException("the --uri values name different virtual hosts ("
+                    + named.stream().map(vhost -> vhost.map(name -> "'" + name + "'").orElse("none"))
+                            .collect(Collectors.joining(", "))
+                    + "); the nodes of a cluster share theirs: name the same one in every URI, or none for the spec's");
+        }
+        return named.isEmpty() ? Optional.empty() : named.get(0);
+    }
+
+    private static Optional<String> vhost(URI uri) {
+        String path = uri.getRawPath();
         if (path == null || path.length() <= 1) {
             return Optional.empty();
         }

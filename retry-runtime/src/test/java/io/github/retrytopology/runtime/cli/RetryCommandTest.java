@@ -2,11 +2,15 @@ package io.github.retrytopology.runtime.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -34,6 +38,30 @@ class RetryCommandTest {
         command.setErr(new PrintWriter(new StringWriter()));
 
         assertThat(command.execute("plan", "--jsno")).isEqualTo(RetryCommand.ERROR);
+    }
+
+    @Test
+    void urisOfOneClusterNamingDifferentVirtualHostsAreAnError(@TempDir Path directory) throws IOException {
+        Path spec = Files.writeString(directory.resolve("retry.yml"), """
+                version: 1
+                package: com.acme
+                exchange: shop.events
+                services:
+                  orders:
+                    routingKeys: [order.created]
+                    maxAttempts: 2
+                    delays: [1s]
+                """);
+        CommandLine command = RetryCommand.commandLine();
+        StringWriter err = new StringWriter();
+        command.setErr(new PrintWriter(err));
+
+        int exit = command.execute("--spec", spec.toString(), "--uri", "amqp://rabbit-1/shop,amqp://rabbit-2/",
+                "--uri", "amqp://rabbit-3/shop", "plan");
+
+        assertThat(exit).isEqualTo(RetryCommand.ERROR);
+        assertThat(err.toString()).contains("the --uri values name different virtual hosts ('shop', none); the nodes "
+                + "of a cluster share theirs");
     }
 
     @ParameterizedTest(name = "{0}")
