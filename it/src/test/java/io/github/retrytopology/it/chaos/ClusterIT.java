@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
-import io.github.retrytopology.runtime.consumer.MessageHandler;
+import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.LocalNode;
 import io.github.retrytopology.runtime.testing.PrivateCluster;
@@ -21,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -84,25 +88,93 @@ class ClusterIT {
         }
     }
 
-    /** Last, so that the runs with faults, not this one, start with a JVM that has not warmed up. */
     @Test
     @Order(4)
-    void noFault() throws Exception {
-        Run run = new Run("no-fault");
+    void classicQueueConsumedAgainOnceItsNodeIsBack() throws Exception {
+        Run run = new Run("classic-node-killed");
+        LocalNode home = cluster.leaderOf(run.vhost, RetryTopology.Ledger.QUEUE);
+        LocalNode other = cluster.nodes().stream().filter(node -> node != home).findFirst().orElseThrow();
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        ConnectionFactory factory = other.broker().connectionFactory(run.vhost);
+        factory.setNetworkRecoveryInterval(200);
+        try (Connection connection = factory.newConnection("cluster-ledger")) {
+            RetryingConsumer consumer = RetryingConsumer.builder(connection,
+                    LedgerHandler.routes(context -> handled.add(new String(context.body(),
+                            StandardCharsets.UTF_8)))).listener(new RetryListener() {
+                        @Override
+                        public void onConsumerLost(Service service, String reason) {
+                            heard.add("lost: " + reason);
+                        }
+
+                        @Override
+                        public void onConsumerRestored(Service service) {
+                            heard.add("restored");
+                        }
+                    }).start();
+            publishLedgerEntries(run.vhost, "before", 100);
+            awaitCondition(() -> handled.size() == 100, PATIENCE);
+            home.kill();
+            awaitCondition(() -> !heard.isEmpty(), PATIENCE);
+            Thread.sleep(1_000);
+            home.startAgain();
+            long back = System.nanoTime();
+            publishLedgerEntries(run.vhost, "after", 100);
+            // A classic queue recovered after a crash may deliver again messages acknowledged just before it.
+            awaitCondition(() -> handled.size() == 200, PATIENCE);
+            Duration resumed = Duration.ofNanos(System.nanoTime() - back);
+            consumer.stop(Duration.ofSeconds(10));
+            System.out.printf("Classic queue %s: consumed again %.1f s after its node %s was back; heard %s%n",
+                    RetryTopology.Ledger.QUEUE, resumed.toMillis() / 1000.0, home.name(), heard);
+            assertThat(handled).hasSize(200);
+            assertThat(resumed).as("time to consume again once the node is back").isLessThanOrEqualTo(BOUND);
+            assertThat(heard).first().asString().startsWith("lost: ");
+            assertThat(heard).last().isEqualTo("restored");
+        }
+    }
+
+    /** How many of the vhost's quorum queues each node leads. */
+    private static Map<String, Long> leadersByNode(String vhost) throws Exception {
         Map<String, Long> leaders = new TreeMap<>();
         for (int tries = 0; tries < 50 && (leaders.isEmpty() || leaders.containsKey("")); tries++) {
             // A new queue's leader comes with its first statistics.
             Thread.sleep(tries == 0 ? 0 : 200);
             leaders.clear();
-            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/no-fault?columns=type,leader"))) {
+            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/" + ManagementApi.encode(vhost)
+                    + "?columns=type,leader"))) {
                 if (queue.path("type").asText().equals("quorum")) {
                     leaders.merge(queue.path("leader").asText(), 1L, Long::sum);
                 }
             }
         }
-        System.out.println("Leaders of the imported quorum queues, by node: " + leaders);
-        assertThat(leaders).as("queue_leader_locator = balanced spreads the leaders of imported queues")
-                .containsOnlyKeys(cluster.nodes().stream().map(LocalNode::name).toList());
+        return leaders;
+    }
+
+    private static void publishLedgerEntries(String vhost, String batch, int count) throws Exception {
+        try (Connection connection = cluster.connect(vhost, "cluster-ledger-publisher")) {
+            Channel channel = connection.createChannel();
+            channel.confirmSelect();
+            for (int i = 0; i < count; i++) {
+                channel.basicPublish(RetryTopology.EXCHANGE, "ledger.entry", true,
+                        new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
+                        ("entry " + batch + " " + i).getBytes(StandardCharsets.UTF_8));
+            }
+            channel.waitForConfirmsOrDie(30_000);
+        }
+    }
+
+    private static void awaitCondition(ChaosIT.BooleanSupplierWithIo condition, Duration patience) throws Exception {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** Last, so that the runs with faults, not this one, start with a JVM that has not warmed up. */
+    @Test
+    @Order(5)
+    void noFault() throws Exception {
+        Run run = new Run("no-fault");
         run.consume(() -> { });
         run.finish("", "");
     }
@@ -111,6 +183,11 @@ class ClusterIT {
     @Order(1)
     void leaderOfTheServiceQueueKilledAndRestarted() throws Exception {
         Run run = new Run("leader-killed");
+        // The first vhost of a new cluster: no node leads a queue yet.
+        Map<String, Long> leaders = leadersByNode(run.vhost);
+        System.out.println("Leaders of the imported quorum queues, by node: " + leaders);
+        assertThat(leaders).as("queue_leader_locator = balanced spreads the leaders of imported queues")
+                .containsOnlyKeys(cluster.nodes().stream().map(LocalNode::name).toList());
         run.consume(() -> {
             LocalNode leader = cluster.leaderOf(run.vhost, RetryTopology.Work.QUEUE);
             run.fault("kill -9 of " + leader.name() + ", the leader of " + RetryTopology.Work.QUEUE);
