@@ -1,7 +1,11 @@
-// Makes a vhost of this build's own on the test broker, and the specs that name it.
+// Makes a vhost of this build's own on the test broker, and the specs that name it. The broker is the one the
+// tests find (retry-runtime's testing.Broker): RETRY_TEST_MANAGEMENT_URI, the local one, or a node of the tests'
+// own, which lives as long as this Maven run; verify.groovy reads its URI from broker.txt.
 import groovy.json.JsonOutput
+import io.github.retrytopology.runtime.testing.Broker
 
-def management = URI.create(System.getenv('RETRY_TEST_MANAGEMENT_URI') ?: 'http://guest:guest@127.0.0.1:15672')
+def management = Broker.shared().managementUri()
+new File(basedir, 'broker.txt').text = management.toString()
 def credentials = management.userInfo.split(':', 2)
 def base = "${management.scheme}://${management.host}:${management.port}"
 def vhost = 'retry-plugin-it-' + UUID.randomUUID().toString().substring(0, 8)
@@ -37,7 +41,7 @@ new File(basedir, 'drifted.yml').text = spec + """\
 """
 new File(basedir, 'vhost.txt').text = vhost
 def config = "-Dretry.managementUri=${base}\n"
-if (System.getenv('RETRY_TEST_MANAGEMENT_URI')) {
+if (credentials[0] != 'guest' || credentials[1] != 'guest') {
     config += "-Dretry.it.server=\n-Dretry.username=${credentials[0]}\n-Dretry.password=${credentials[1]}\n"
 }
 new File(basedir, '.mvn').mkdirs()

@@ -1,7 +1,7 @@
 // The plan, the apply, the plan in sync and the failing plan of a drifted spec; then the vhost goes.
 import groovy.json.JsonSlurper
 
-def management = URI.create(System.getenv('RETRY_TEST_MANAGEMENT_URI') ?: 'http://guest:guest@127.0.0.1:15672')
+def management = URI.create(new File(basedir, 'broker.txt').text)
 def credentials = management.userInfo.split(':', 2)
 def base = "${management.scheme}://${management.host}:${management.port}"
 def vhost = new File(basedir, 'vhost.txt').text

@@ -16,6 +16,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.TestVhost;
+import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -122,8 +123,9 @@ class RetryCommandIT {
         Result again = run("--uri", uri, "--management-uri", management, "--spec", SPEC.toString(), "apply");
 
         assertThat(drift.exitCode()).isEqualTo(2);
-        assertThat(drift.out()).startsWith("Plan of vhost '" + broker.name() + "' at http://127.0.0.1:15672/ for exchange "
-                + "'test.events': 24 to create\n");
+        assertThat(drift.out()).startsWith("Plan of vhost '" + broker.name() + "' at "
+                + ManagementApi.withoutCredentials(broker.broker().managementUri()) + "/ for exchange 'test.events': 24 to "
+                + "create\n");
         assertThat(drift.out()).contains("\norders\n  create    queue    orders                   missing\n");
         assertThat(applied.exitCode()).isZero();
         assertThat(applied.out()).contains("done: queue orders.retry.3: created\n", "now: in sync (24 objects)\n");
