@@ -8,6 +8,7 @@ import io.github.retrytopology.runtime.topology.ManagementApi;
 import io.github.retrytopology.runtime.topology.ManagementApiException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +73,45 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         } finally {
             requests.shutdownNow();
         }
+    }
+
+    /**
+     * The queues whose dead-lettered messages wait to be forwarded to a target that exists: a worker that
+     * forwards them empties them within milliseconds, one that is stuck keeps them.
+     */
+    List<Queue> waitingToForward() {
+        return queues.values().stream()
+                .filter(queue -> queue.deadLettered().orElse(0) > 0)
+                .filter(queue -> deadLetterTarget(queue).filter(this::exists).isPresent())
+                .toList();
+    }
+
+    /**
+     * Reads {@code messages_dlx} of the queues again once the broker has collected its statistics anew, so that
+     * a queue that does not forward can be told from one that merely had messages on their way.
+     *
+     * @param after at least the broker's statistics interval
+     */
+    BrokerState readDeadLetteredAgain(ManagementApi api, String vhost, Duration after) throws IOException {
+        try {
+            Thread.sleep(after.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("reading the broker was interrupted");
+        }
+        return withDeadLetteredLater(JSON.readTree(api.get("api/queues/" + ManagementApi.encode(vhost)
+                + "?columns=name,messages_dlx")));
+    }
+
+    /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
+    BrokerState withDeadLetteredLater(JsonNode statistics) {
+        Map<String, Queue> again = new LinkedHashMap<>(queues);
+        for (JsonNode queue : statistics) {
+            JsonNode count = queue.path("messages_dlx");
+            again.computeIfPresent(queue.path("name").asText(), (name, present) -> present.deadLetteredLater(
+                    count.isNumber() ? OptionalLong.of(count.asLong()) : OptionalLong.empty()));
+        }
+        return new BrokerState(again, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
     private static String result(Future<String> request) throws IOException {
@@ -193,10 +233,13 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *     when the broker has no statistics for it yet
      * @param members the nodes of a quorum queue's members; empty for other types
      * @param online those of its members that are up
+     * @param deadLetteredLater {@code messages_dlx} read again a statistics interval later, when the first reading
+     *     found dead-lettered messages waiting for a target that exists
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
             OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> policy,
-            Optional<String> operatorPolicy, Optional<String> state, List<String> members, List<String> online) {
+            Optional<String> operatorPolicy, Optional<String> state, List<String> members, List<String> online,
+            OptionalLong deadLetteredLater) {
 
         static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
             ObjectNode arguments = object(definition.path("arguments"));
@@ -206,7 +249,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
                     definition.path("auto_delete").asBoolean(), arguments, type == null ? "classic" : type,
                     count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
                     text(statistics, "policy"), text(statistics, "operator_policy"), text(statistics, "state"),
-                    names(statistics, "members"), names(statistics, "online"));
+                    names(statistics, "members"), names(statistics, "online"), OptionalLong.empty());
+        }
+
+        Queue deadLetteredLater(OptionalLong later) {
+            return new Queue(name, durable, autoDelete, arguments, type, messages, consumers, deadLettered, policy,
+                    operatorPolicy, state, members, online, later);
         }
 
         private static List<String> names(Optional<JsonNode> statistics, String field) {

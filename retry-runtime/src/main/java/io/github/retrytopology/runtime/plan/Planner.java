@@ -246,6 +246,18 @@ final class Planner {
         }
         broker.appliedOperatorPolicy(onBroker)
                 .ifPresent(operator -> alongside(operator, ourSettings(queue), entry, conflicts));
+        broker.deadLetterTarget(onBroker).filter(broker::exists).ifPresent(target -> {
+            long before = onBroker.deadLettered().orElse(0);
+            long later = onBroker.deadLetteredLater().orElse(0);
+            if (before > 0 && later >= before) {
+                conflicts.add("it holds " + Words.count(later, "dead-lettered message") + " that it is not forwarding "
+                        + "to " + target.describe() + ", which is there (" + before + " " + TopologyPlanner.AGAIN_SECONDS
+                        + " s earlier): before RabbitMQ 3.12.5, a quorum queue's dead-letter worker that a node loss "
+                        + "left behind waits dead_letter_worker_publisher_confirm_timeout (180 s by default) and more; "
+                        + "see the README's Running on a cluster for what to do");
+                entry.brokerValue("messages_dlx", later);
+            }
+        });
         broker.deadLetterTarget(onBroker).filter(target -> !broker.exists(target)).ifPresent(target -> {
             boolean keeps = "at-least-once".equals(target.strategy()) && "quorum".equals(onBroker.type());
             conflicts.add("its dead-letter target, " + target.describe() + ", is missing: "
@@ -484,12 +496,6 @@ final class Planner {
         for (Queue queue : topology.queues()) {
             broker.queue(queue.name()).ifPresent(present -> {
                 availability(present).ifPresent(warnings::add);
-                long waiting = present.deadLettered().orElse(0);
-                Optional<DeadLetterTarget> target = broker.deadLetterTarget(present);
-                if (waiting > 0 && target.filter(broker::exists).isPresent()) {
-                    warnings.add(queue.name() + " holds " + waiting + " dead-lettered messages not yet forwarded to "
-                            + target.get().describe() + "; RabbitMQ 3.10 retries them only minutes later");
-                }
             });
         }
         long unknown = broker.queues().values().stream()

@@ -7,6 +7,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.runtime.topology.BrokerAccess;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,13 @@ import java.util.function.Consumer;
  */
 public final class TopologyPlanner {
 
+    /**
+     * How long after the first reading {@code messages_dlx} is read again, when a queue had dead-lettered messages
+     * waiting for a target that exists: longer than the broker's statistics interval (5 s by default).
+     */
+    static final int AGAIN_SECONDS = 6;
+    static final Duration DEAD_LETTERS_AGAIN = Duration.ofSeconds(AGAIN_SECONDS);
+
     private final BrokerAccess access;
     private final ManagementApi api;
 
@@ -40,7 +48,9 @@ public final class TopologyPlanner {
 
     /**
      * Reads the spec's virtual host, in two requests to the management API (three when the spec has classic
-     * queues, to count the cluster's nodes), and compares it with the spec.
+     * queues, to count the cluster's nodes), and compares it with the spec. When a queue holds dead-lettered
+     * messages waiting for a target that exists, their count is read once more, {@value #AGAIN_SECONDS} s later, to
+     * tell whether the queue forwards them.
      *
      * @throws IOException if the broker cannot be read, or the virtual host does not exist
      */
@@ -50,7 +60,9 @@ public final class TopologyPlanner {
 
     private BrokerState read(RetrySpec spec) throws IOException {
         boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
-        return BrokerState.read(api, spec.vhost(), countNodes);
+        BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
+        return state.waitingToForward().isEmpty() ? state
+                : state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN);
     }
 
     /**

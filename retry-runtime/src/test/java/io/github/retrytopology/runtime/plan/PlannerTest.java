@@ -107,6 +107,27 @@ class PlannerTest {
                         + "nothing until one comes back");
     }
 
+    @Test
+    void aQueueThatKeepsItsDeadLetteredMessagesWhileTheirTargetIsThereIsAConflict() throws IOException {
+        RetrySpec spec = spec("quorum");
+        ObjectNode[] broker = holding(spec);
+        queueStatistics(broker, "orders.retry.1").put("messages_dlx", 32);
+        BrokerState first = BrokerState.of(broker[0], broker[1].path("queues"), 3);
+
+        Plan stuck = Planner.plan(spec, first.withDeadLetteredLater(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 971}]""")), BROKER);
+        Plan forwarding = Planner.plan(spec, first.withDeadLetteredLater(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 3}]""")), BROKER);
+
+        assertThat(first.waitingToForward()).extracting(BrokerState.Queue::name).containsExactly("orders.retry.1");
+        PlanEntry entry = stuck.entry(Kind.QUEUE, "orders.retry.1");
+        assertThat(entry.action()).isEqualTo(Action.CONFLICT);
+        assertThat(entry.reason()).startsWith("it holds 971 dead-lettered messages that it is not forwarding to queue "
+                + "'orders', which is there (32 6 s earlier): before RabbitMQ 3.12.5");
+        assertThat(forwarding.inSync()).isTrue();
+        assertThat(forwarding.warnings()).isEmpty();
+    }
+
     private static ObjectNode queueStatistics(ObjectNode[] broker, String name) {
         for (JsonNode queue : broker[1].path("queues")) {
             if (queue.path("name").asText().equals(name)) {
