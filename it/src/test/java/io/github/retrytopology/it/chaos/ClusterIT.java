@@ -39,6 +39,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The chaos runs on a cluster of three nodes of the suite's own ({@link PrivateCluster}), the consumer connected
@@ -49,6 +51,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code target/cluster.md}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Execution(ExecutionMode.CONCURRENT) // beside the other test classes, its runs one at a time
 class ClusterIT {
 
     /** The cluster as the README asks an operator to set it up. */
@@ -90,6 +93,7 @@ class ClusterIT {
 
     @Test
     @Order(4)
+    @Execution(ExecutionMode.SAME_THREAD)
     void classicQueueConsumedAgainOnceItsNodeIsBack() throws Exception {
         Run run = new Run("classic-node-killed");
         LocalNode home = cluster.leaderOf(run.vhost, RetryTopology.Ledger.QUEUE);
@@ -173,6 +177,7 @@ class ClusterIT {
     /** Last, so that the runs with faults, not this one, start with a JVM that has not warmed up. */
     @Test
     @Order(5)
+    @Execution(ExecutionMode.SAME_THREAD)
     void noFault() throws Exception {
         Run run = new Run("no-fault");
         run.consume(() -> { });
@@ -181,6 +186,7 @@ class ClusterIT {
 
     @Test
     @Order(1)
+    @Execution(ExecutionMode.SAME_THREAD)
     void leaderOfTheServiceQueueKilledAndRestarted() throws Exception {
         Run run = new Run("leader-killed");
         // The first vhost of a new cluster: no node leads a queue yet.
@@ -199,6 +205,7 @@ class ClusterIT {
 
     @Test
     @Order(2)
+    @Execution(ExecutionMode.SAME_THREAD)
     void nodeOfTheConsumerKilled() throws Exception {
         Run run = new Run("consumer-node-killed");
         run.consume(() -> {
@@ -212,6 +219,7 @@ class ClusterIT {
 
     @Test
     @Order(3)
+    @Execution(ExecutionMode.SAME_THREAD)
     void nodeStoppedWhileMessagesWaitInTierQueues() throws Exception {
         Run run = new Run("node-stopped");
         run.consume(() -> {

@@ -103,9 +103,10 @@ public final class LocalNode implements PrivateBroker {
         Path home = NODES.resolve(name);
         List<Integer> ports = freePorts(3);
         LocalNode node = new LocalNode(sbin, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings);
-        node.prepare();
+        // Running before its directory exists: another node starting at the same time must not reap it.
         RUNNING.add(node);
         try {
+            node.prepare();
             node.launch();
         } catch (IOException | RuntimeException e) {
             node.close();
