@@ -8,15 +8,20 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.ShutdownSignalException;
+import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.LocalNode;
+import io.github.retrytopology.runtime.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.testing.PrivateCluster;
+import io.github.retrytopology.runtime.topology.BrokerAccess;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +47,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The chaos runs on a cluster of three nodes of the suite's own ({@link PrivateCluster}), the consumer connected
@@ -51,7 +58,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * {@code target/cluster.md}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Execution(ExecutionMode.CONCURRENT) // beside the other test classes, its runs one at a time
+@Execution(ExecutionMode.CONCURRENT) // beside the other test classes;
+@ResourceLock("private-cluster") // a class that holds a lock runs its own tests one at a time, in their order
 class ClusterIT {
 
     /** The cluster as the README asks an operator to set it up. */
@@ -93,7 +101,6 @@ class ClusterIT {
 
     @Test
     @Order(4)
-    @Execution(ExecutionMode.SAME_THREAD)
     void classicQueueConsumedAgainOnceItsNodeIsBack() throws Exception {
         Run run = new Run("classic-node-killed");
         LocalNode home = cluster.leaderOf(run.vhost, RetryTopology.Ledger.QUEUE);
@@ -120,6 +127,7 @@ class ClusterIT {
             awaitCondition(() -> handled.size() == 100, PATIENCE);
             home.kill();
             awaitCondition(() -> !heard.isEmpty(), PATIENCE);
+            List<String> warnings = planWhileDown(run.vhost, home);
             Thread.sleep(1_000);
             home.startAgain();
             long back = System.nanoTime();
@@ -133,8 +141,35 @@ class ClusterIT {
             assertThat(handled).hasSize(200);
             assertThat(resumed).as("time to consume again once the node is back").isLessThanOrEqualTo(BOUND);
             assertThat(heard).first().asString().startsWith("lost: ");
+            assertThat(warnings).as("the plan while %s was down", home).contains("queue " + RetryTopology.Ledger.QUEUE
+                    + " is down: a classic queue is unavailable while the node that holds it is down");
+            assertThat(warnings).anySatisfy(warning -> assertThat(warning).matches("queue work\\S* has 2 of 3 members "
+                    + "online \\(" + home.name() + " down\\): it works, but the loss of 1 more node stops it"));
             assertThat(heard).last().isEqualTo("restored");
         }
+    }
+
+    /**
+     * The warnings of a plan of the vhost while a node is down, read through every node's management API as the
+     * command line reads a cluster; the statistics of the node's queues say so within the broker's interval.
+     */
+    private static List<String> planWhileDown(String vhost, LocalNode down) throws Exception {
+        BrokerAccess access = BrokerAccess.of(cluster.nodes().stream().map(node -> node.broker().managementUri()
+                .toString()).toList(), cluster.amqpUris().stream().map(URI::toString).toList(), Optional.empty(),
+                Optional.empty());
+        RetrySpec spec = RetryTopology.SPEC;
+        RetrySpec inVhost = new RetrySpec(spec.javaPackage(), vhost, spec.exchange(), spec.queueSettings(),
+                spec.services());
+        List<String> warnings = List.of();
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!(warnings.stream().anyMatch(warning -> warning.contains(" is down"))
+                && warnings.stream().anyMatch(warning -> warning.contains(" members online")))
+                && System.nanoTime() < deadline) {
+            warnings = TopologyPlanner.of(access).plan(inVhost).warnings();
+            Thread.sleep(500);
+        }
+        System.out.println("Plan while " + down + " was down: " + warnings);
+        return warnings;
     }
 
     /** How many of the vhost's quorum queues each node leads. */
@@ -177,7 +212,6 @@ class ClusterIT {
     /** Last, so that the runs with faults, not this one, start with a JVM that has not warmed up. */
     @Test
     @Order(5)
-    @Execution(ExecutionMode.SAME_THREAD)
     void noFault() throws Exception {
         Run run = new Run("no-fault");
         run.consume(() -> { });
@@ -186,7 +220,6 @@ class ClusterIT {
 
     @Test
     @Order(1)
-    @Execution(ExecutionMode.SAME_THREAD)
     void leaderOfTheServiceQueueKilledAndRestarted() throws Exception {
         Run run = new Run("leader-killed");
         // The first vhost of a new cluster: no node leads a queue yet.
@@ -205,7 +238,6 @@ class ClusterIT {
 
     @Test
     @Order(2)
-    @Execution(ExecutionMode.SAME_THREAD)
     void nodeOfTheConsumerKilled() throws Exception {
         Run run = new Run("consumer-node-killed");
         run.consume(() -> {
@@ -219,7 +251,6 @@ class ClusterIT {
 
     @Test
     @Order(3)
-    @Execution(ExecutionMode.SAME_THREAD)
     void nodeStoppedWhileMessagesWaitInTierQueues() throws Exception {
         Run run = new Run("node-stopped");
         run.consume(() -> {
@@ -358,11 +389,20 @@ class ClusterIT {
         }
 
         void await(ChaosIT.BooleanSupplierWithIo condition) throws Exception {
-            while (!condition.getAsBoolean()) {
+            while (!holds(condition)) {
                 if (System.nanoTime() - started > PATIENCE.toNanos()) {
                     return;
                 }
                 Thread.sleep(100);
+            }
+        }
+
+        /** Whether the condition holds; not yet, if the node its check went to went away meanwhile. */
+        private static boolean holds(ChaosIT.BooleanSupplierWithIo condition) throws Exception {
+            try {
+                return condition.getAsBoolean();
+            } catch (IOException | ShutdownSignalException nodeGone) {
+                return false;
             }
         }
 
