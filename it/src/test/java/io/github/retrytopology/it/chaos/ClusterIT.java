@@ -128,7 +128,6 @@ class ClusterIT {
             home.kill();
             awaitCondition(() -> !heard.isEmpty(), PATIENCE);
             List<String> warnings = planWhileDown(run.vhost, home);
-            Thread.sleep(1_000);
             home.startAgain();
             long back = System.nanoTime();
             publishLedgerEntries(run.vhost, "after", 100);

@@ -251,10 +251,11 @@ final class Planner {
             long later = onBroker.deadLetteredLater().orElse(0);
             if (before > 0 && later >= before) {
                 conflicts.add("it holds " + Words.count(later, "dead-lettered message") + " that it is not forwarding "
-                        + "to " + target.describe() + ", which is there (" + before + " " + TopologyPlanner.AGAIN_SECONDS
-                        + " s earlier): before RabbitMQ 3.12.5, a quorum queue's dead-letter worker that a node loss "
-                        + "left behind waits dead_letter_worker_publisher_confirm_timeout (180 s by default) and more; "
-                        + "see the README's Running on a cluster for what to do");
+                        + "to " + target.describe() + ", which is there (" + before + " "
+                        + TopologyPlanner.DEAD_LETTERS_AGAIN.toSeconds() + " s earlier): before RabbitMQ 3.12.5, a "
+                        + "quorum queue's dead-letter worker that a node loss left behind waits "
+                        + "dead_letter_worker_publisher_confirm_timeout (180 s by default) and more; see the README's "
+                        + "Running on a cluster for what to do");
                 entry.brokerValue("messages_dlx", later);
             }
         });

@@ -30,8 +30,7 @@ public final class TopologyPlanner {
      * How long after the first reading {@code messages_dlx} is read again, when a queue had dead-lettered messages
      * waiting for a target that exists: longer than the broker's statistics interval (5 s by default).
      */
-    static final int AGAIN_SECONDS = 6;
-    static final Duration DEAD_LETTERS_AGAIN = Duration.ofSeconds(AGAIN_SECONDS);
+    static final Duration DEAD_LETTERS_AGAIN = Duration.ofSeconds(6);
 
     private final BrokerAccess access;
     private final ManagementApi api;
@@ -49,8 +48,8 @@ public final class TopologyPlanner {
     /**
      * Reads the spec's virtual host, in two requests to the management API (three when the spec has classic
      * queues, to count the cluster's nodes), and compares it with the spec. When a queue holds dead-lettered
-     * messages waiting for a target that exists, their count is read once more, {@value #AGAIN_SECONDS} s later, to
-     * tell whether the queue forwards them.
+     * messages waiting for a target that exists, their count is read once more, {@link #DEAD_LETTERS_AGAIN} later,
+     * to tell whether the queue forwards them.
      *
      * @throws IOException if the broker cannot be read, or the virtual host does not exist
      */

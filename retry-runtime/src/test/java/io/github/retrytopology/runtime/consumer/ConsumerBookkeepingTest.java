@@ -57,26 +57,16 @@ class ConsumerBookkeepingTest {
     void aChannelClosedByAChannelErrorIsOpenedAgainAndTheListenerHearsOfIt() throws Exception {
         FakeConnection fake = new FakeConnection((channel, routingKey, properties) -> {
         });
-        List<String> heard = new CopyOnWriteArrayList<>();
-        consumer = RetryingConsumer.builder(fake.connection, failing()).listener(new RetryListener() {
-            @Override
-            public void onConsumerLost(Service service, String reason) {
-                heard.add("lost: " + reason);
-            }
-
-            @Override
-            public void onConsumerRestored(Service service) {
-                heard.add("restored");
-            }
-        }).start();
+        RecordingListener events = new RecordingListener();
+        consumer = RetryingConsumer.builder(fake.connection, failing()).listener(events).start();
 
         fake.channels.get(0).closeByBroker();
 
         await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.size() == 2 && consumer.isRunning());
         assertThat(fake.channels.get(1).consumer).as("subscribed on the new channel").isNotNull();
-        assertThat(heard).hasSize(2);
-        assertThat(heard.get(0)).startsWith("lost: its channel closed").contains("PRECONDITION_FAILED");
-        assertThat(heard.get(1)).isEqualTo("restored");
+        assertThat(events.consumers).hasSize(2);
+        assertThat(events.consumers.get(0)).startsWith("lost: its channel closed").contains("PRECONDITION_FAILED");
+        assertThat(events.consumers.get(1)).isEqualTo("restored");
     }
 
     @Test
