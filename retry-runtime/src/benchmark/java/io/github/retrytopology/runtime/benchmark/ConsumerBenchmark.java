@@ -95,7 +95,7 @@ public final class ConsumerBenchmark {
         if (options.paths.contains("retry")) {
             throughput("retry: every message fails once (republished with confirms, then acknowledged)",
                     spec.service("retrying"), List.of(Contender.runtime(Contender.Work.FAIL),
-                            Contender.raw(Contender.Work.FAIL)));
+                            Contender.raw(Contender.Work.FAIL), Contender.raw(Contender.Work.FAIL, true)));
         }
         if (options.paths.contains("observed")) {
             throughput("observed: the success path with Micrometer metrics and OpenTelemetry spans",

@@ -13,6 +13,7 @@ import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.metrics.MicrometerRetryMetrics;
 import io.github.retrytopology.runtime.tracing.OpenTelemetryTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,6 +21,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -116,10 +118,19 @@ interface Contender {
      * persistent, mandatory publish to the tier queue with a header, acknowledged once the broker confirms it.
      */
     static Contender raw(Work work) {
+        return raw(work, false);
+    }
+
+    /**
+     * The Java client alone, as {@link #raw(Work)}; if {@code ourHeaders}, a failure's publish carries the headers
+     * the runtime writes on a first failure, as strings and numbers of the same sizes: what those headers cost,
+     * apart from the runtime's own work.
+     */
+    static Contender raw(Work work, boolean ourHeaders) {
         return new Contender() {
             @Override
             public String name() {
-                return "raw amqp-client";
+                return ourHeaders ? "raw, the runtime's headers" : "raw amqp-client";
             }
 
             @Override
@@ -153,6 +164,9 @@ interface Contender {
                         });
                     }
                     tags.add(channel.basicConsume(service.queue(), false, new DefaultConsumer(channel) {
+                        private final String ids = Long.toString(System.nanoTime(), 36) + "-";
+                        private long id;
+
                         @Override
                         public void handleDelivery(String consumerTag, Envelope envelope,
                                 AMQP.BasicProperties properties, byte[] body) throws IOException {
@@ -162,7 +176,18 @@ interface Contender {
                                 return;
                             }
                             Map<String, Object> headers = new HashMap<>();
-                            headers.put("attempts", 1);
+                            if (ourHeaders) {
+                                headers.put(RetryHeaders.ATTEMPTS, 1);
+                                headers.put(RetryHeaders.FIRST_FAILURE, Instant.now().toString());
+                                headers.put(RetryHeaders.ORIGINAL_EXCHANGE, envelope.getExchange());
+                                headers.put(RetryHeaders.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
+                                headers.put(RetryHeaders.EXCEPTION, FAILURE.getClass().getName());
+                                headers.put(RetryHeaders.EXCEPTION_MESSAGE, FAILURE.getMessage());
+                                headers.put(RetryHeaders.MESSAGE_ID, ids + Long.toString(++id, 36));
+                                headers.put(RetryHeaders.PUBLISH_ID, channel.getNextPublishSeqNo());
+                            } else {
+                                headers.put("attempts", 1);
+                            }
                             AMQP.BasicProperties retry = properties.builder().headers(headers).deliveryMode(2).build();
                             synchronized (pending) {
                                 pending.put(channel.getNextPublishSeqNo(), envelope.getDeliveryTag());

@@ -8,7 +8,6 @@ import io.github.retrytopology.model.decision.ParkReason;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Date;
@@ -141,10 +140,13 @@ public final class RetryHeaders {
      * @param tierQueues the names of the service's tier queues
      */
     public static RetryHeaders arrival(Map<String, Object> headers, String exchange, Set<String> tierQueues) {
-        Map<String, Object> snapshot = headers == null ? Map.of() : Snapshot.of(headers);
+        if (headers == null || headers.isEmpty()) {
+            return new RetryHeaders(Map.of(), null, Provenance.PUBLISHED);
+        }
+        Map<String, Object> snapshot = Snapshot.of(headers);
         Provenance provenance = provenance(snapshot, exchange, tierQueues);
         Map<String, Object> trusted = snapshot;
-        if (provenance == Provenance.PUBLISHED && !Collections.disjoint(snapshot.keySet(), OURS)) {
+        if (provenance == Provenance.PUBLISHED && snapshot.keySet().stream().anyMatch(OURS::contains)) {
             Map<String, Object> fresh = new HashMap<>(snapshot);
             fresh.keySet().removeAll(OURS);
             trusted = Collections.unmodifiableMap(fresh);
@@ -275,6 +277,19 @@ public final class RetryHeaders {
         return lines;
     }
 
+    /** The failure lines to keep on the next failure, oldest first: the last ones, leaving room for one more. */
+    private List<String> history() {
+        List<String> earlier = earlierFailures();
+        Optional<String> previous = lastFailureLine();
+        if (earlier.isEmpty() && previous.isEmpty()) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>(earlier.size() + 1);
+        lines.addAll(earlier);
+        previous.ifPresent(lines::add);
+        return new ArrayList<>(lines.subList(Math.max(0, lines.size() - (MAX_HISTORY - 1)), lines.size()));
+    }
+
     /** The line of the last failure, made from the headers that describe it. */
     private Optional<String> lastFailureLine() {
         int attempts = attempts();
@@ -345,10 +360,9 @@ public final class RetryHeaders {
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);
         BROKER_HEADERS.forEach(next::remove);
-        String at = now.truncatedTo(ChronoUnit.MILLIS).toString();
-        // The failure before this one, if any, joins the history; this one is described by the other headers.
-        List<String> earlier = earlierFailures();
-        Optional<String> previous = lastFailureLine();
+        String at = Timestamps.format(now);
+        String exception = failure.getClass().getName();
+        String message = truncate(failure.getMessage() == null ? "" : failure.getMessage(), MAX_MESSAGE_LENGTH);
         next.put(ATTEMPTS, attempt);
         if (next.putIfAbsent(FIRST_FAILURE, at) == null) {
             next.remove(LAST_FAILURE);
@@ -357,21 +371,28 @@ public final class RetryHeaders {
         }
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-        next.put(EXCEPTION, failure.getClass().getName());
-        String message = failure.getMessage() == null ? "" : failure.getMessage();
-        next.put(EXCEPTION_MESSAGE, truncate(message, MAX_MESSAGE_LENGTH));
+        next.put(EXCEPTION, exception);
+        next.put(EXCEPTION_MESSAGE, message);
+        // A bound of the size, counted as the headers are made rather than over the table: what the message carried,
+        // and on top of it everything this may have added or replaced.
+        int bound = sizeBound(headers) + entryBound(ATTEMPTS, attempt) + entryBound(FIRST_FAILURE, at)
+                + entryBound(ORIGINAL_EXCHANGE, envelope.getExchange())
+                + entryBound(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey()) + entryBound(EXCEPTION, exception)
+                + entryBound(EXCEPTION_MESSAGE, message);
         if (decision instanceof Decision.Park park) {
             putPark(next, park, at);
+            bound += entryBound(PARK_REASON, next.get(PARK_REASON)) + entryBound(PARK_DETAIL, next.get(PARK_DETAIL))
+                    + entryBound(PARKED_AT, at);
         }
-        List<String> kept = new ArrayList<>(earlier);
-        previous.ifPresent(kept::add);
-        kept = new ArrayList<>(kept.subList(Math.max(0, kept.size() - (MAX_HISTORY - 1)), kept.size()));
+        // The failure before this one, if any, joins the history; this one is described by the other headers.
+        List<String> kept = history();
         if (kept.isEmpty()) {
             next.remove(FAILURES);
         } else {
             next.put(FAILURES, Collections.unmodifiableList(kept));
+            bound += entryBound(FAILURES, kept);
         }
-        if (sizeBound(next) <= maxBytes) {
+        if (bound <= maxBytes) {
             return next;
         }
         // Drop the oldest lines, then the exception message, until the headers fit in a frame.
@@ -394,7 +415,7 @@ public final class RetryHeaders {
         BROKER_HEADERS.forEach(next::remove);
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-        putPark(next, park, now.truncatedTo(ChronoUnit.MILLIS).toString());
+        putPark(next, park, Timestamps.format(now));
         return next;
     }
 
@@ -442,28 +463,32 @@ public final class RetryHeaders {
         if (properties.getMessageId() == null) {
             headers.putIfAbsent(MESSAGE_ID, Ids.next());
         }
-        return new Outgoing(properties.builder().headers(null).deliveryMode(2).expiration(null).build(), headers);
+        return new Outgoing(properties, headers);
     }
 
     /** A message's properties and headers as republished; the headers are written when the properties are built. */
     public static final class Outgoing {
-        private final AMQP.BasicProperties base;
+        private final AMQP.BasicProperties original;
         private final Map<String, Object> headers;
 
-        private Outgoing(AMQP.BasicProperties base, Map<String, Object> headers) {
-            this.base = base;
+        private Outgoing(AMQP.BasicProperties original, Map<String, Object> headers) {
+            this.original = original;
             this.headers = headers;
         }
 
         /** The properties, headers included. */
         public AMQP.BasicProperties properties() {
-            return base.builder().headers(headers).build();
+            return build();
         }
 
         /** The properties of one send, stamped with its publish sequence number on its channel. */
         public synchronized AMQP.BasicProperties stamped(long sequence) {
             headers.put(PUBLISH_ID, sequence);
-            return base.builder().headers(headers).build();
+            return build();
+        }
+
+        private AMQP.BasicProperties build() {
+            return original.builder().headers(headers).deliveryMode(2).expiration(null).build();
         }
     }
 
@@ -489,11 +514,19 @@ public final class RetryHeaders {
     private static int tableSize(Map<?, ?> table, boolean exact) {
         int bytes = 4;
         for (Map.Entry<?, ?> entry : table.entrySet()) {
-            String key = String.valueOf(entry.getKey());
-            bytes += 1 + (exact ? key.getBytes(StandardCharsets.UTF_8).length : 3 * key.length()) + 1
-                    + valueSize(entry.getValue(), exact);
+            bytes += entrySize(String.valueOf(entry.getKey()), entry.getValue(), exact);
         }
         return bytes;
+    }
+
+    /** A bound of the size that one entry adds to a header table, as {@link #sizeBound} counts it. */
+    private static int entryBound(String key, Object value) {
+        return entrySize(key, value, false);
+    }
+
+    private static int entrySize(String key, Object value, boolean exact) {
+        return 1 + (exact ? key.getBytes(StandardCharsets.UTF_8).length : 3 * key.length()) + 1
+                + valueSize(value, exact);
     }
 
     private static int valueSize(Object value, boolean exact) {
