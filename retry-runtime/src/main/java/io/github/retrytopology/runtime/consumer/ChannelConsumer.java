@@ -20,6 +20,7 @@ import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,12 +79,15 @@ final class ChannelConsumer {
         private final Callbacks callbacks;
         /** Delivery tags at or below this belong to earlier lives of the same recovering channel. */
         private final long tagFloor;
+        /** Which of its deliveries are answered: settled republishes are acknowledged together up to its floor. */
+        final Answers answers;
         volatile boolean ended;
 
         private Life(Channel channel, Callbacks callbacks, long tagFloor) {
             this.channel = channel;
             this.callbacks = callbacks;
             this.tagFloor = tagFloor;
+            this.answers = new Answers(tagFloor);
             int frameMax = channel.getConnection().getFrameMax();
             // Our headers, and the publisher's, must leave room in the frame for the other properties.
             this.maxHeaderBytes = (frameMax == 0 ? FRAME_MAX_WHEN_UNLIMITED : frameMax) - 1_024;
@@ -477,27 +481,45 @@ final class ChannelConsumer {
         }
     }
 
-    /** A send that the broker confirmed: the delivery is acknowledged, unless the broker returned the send. */
-    private void confirmed(PendingPublishes.Send send) {
-        String returned = send.returned();
-        if (returned != null) {
-            refused(send, "the broker returned it: " + returned);
+    /**
+     * Sends of one channel life that the broker confirmed: their deliveries are acknowledged, together where they
+     * can be, unless the broker returned the send. Runs on the control thread, the only one that acknowledges
+     * several deliveries at once.
+     */
+    private void confirmed(Life life, List<PendingPublishes.Send> sends) {
+        List<Republish> settled = new ArrayList<>(sends.size());
+        for (PendingPublishes.Send send : sends) {
+            String returned = send.returned();
+            if (returned != null) {
+                refused(send, "the broker returned it: " + returned);
+                continue;
+            }
+            Republish republish = send.republish;
+            if (!republish.confirmed()) {
+                continue;
+            }
+            if (republish.refusals() > 0) {
+                owner.refusals().accepted(republish.queue);
+            }
+            DeliveryContext context = republish.delivery.context;
+            Duration latency = Duration.ofNanos(owner.ticker().nanos() - republish.startedAt);
+            owner.notifyListener(listener -> listener.onRepublished(context, republish.queue, latency));
+            settled.add(republish);
+        }
+        if (settled.isEmpty()) {
             return;
         }
-        Republish republish = send.republish;
-        if (!republish.confirmed()) {
-            return;
+        // A delivery whose channel closed after the confirm is not acknowledged: it comes back, beside its republish.
+        boolean[] acknowledged = Delivery.ackAll(life, settled.stream().map(republish -> republish.delivery).toList());
+        for (int i = 0; i < acknowledged.length; i++) {
+            if (acknowledged[i]) {
+                retriedOrParked(settled.get(i));
+            }
         }
-        if (republish.refusals() > 0) {
-            owner.refusals().accepted(republish.queue);
-        }
-        Delivery delivery = republish.delivery;
-        Duration latency = Duration.ofNanos(owner.ticker().nanos() - republish.startedAt);
-        owner.notifyListener(listener -> listener.onRepublished(delivery.context, republish.queue, latency));
-        if (!delivery.ack()) {
-            return; // its channel closed after the confirm: the original comes back, beside its republish
-        }
-        DeliveryContext context = delivery.context;
+    }
+
+    private void retriedOrParked(Republish republish) {
+        DeliveryContext context = republish.delivery.context;
         if (republish.decision instanceof Decision.Retry retry) {
             Tier tier = owner.decisions().tier(retry.tier());
             log.debug("{} failed ({}); retrying in {} through {}", context, republish.failure, tier.delay(), tier.queue());
@@ -626,6 +648,7 @@ final class ChannelConsumer {
             if (owner.isStopped()) {
                 try {
                     channel.basicNack(envelope.getDeliveryTag(), false, true);
+                    current.answers.answered(envelope.getDeliveryTag());
                 } catch (IOException | AlreadyClosedException e) {
                     log.debug("Could not requeue a delivery that arrived while stopping", e);
                 }
@@ -697,7 +720,7 @@ final class ChannelConsumer {
             }
             List<PendingPublishes.Send> sends = current.pending.take(sequence, multiple);
             if (!sends.isEmpty()) {
-                owner.settle(() -> sends.forEach(ChannelConsumer.this::confirmed));
+                owner.settle(() -> confirmed(current, sends));
             }
         }
 

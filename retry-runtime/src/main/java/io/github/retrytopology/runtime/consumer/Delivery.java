@@ -5,6 +5,7 @@ import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,11 +77,13 @@ final class Delivery {
             if (!live()) {
                 return false;
             }
+            long tag = envelope.getDeliveryTag();
             if (ack) {
-                life.channel.basicAck(envelope.getDeliveryTag(), false);
+                life.channel.basicAck(tag, false);
             } else {
-                life.channel.basicNack(envelope.getDeliveryTag(), false, true);
+                life.channel.basicNack(tag, false, true);
             }
+            life.answers.answered(tag);
             return true;
         } catch (IOException | AlreadyClosedException e) {
             log.debug("Could not answer {}; its channel closed and the broker requeues it", this, e);
@@ -88,6 +91,52 @@ final class Delivery {
         } finally {
             finish();
         }
+    }
+
+    /**
+     * Acknowledges deliveries of one channel life in as few frames as it can: those at or below the life's floor of
+     * answered deliveries once they are marked (see {@link Answers}) in one acknowledgement with {@code multiple}
+     * set, any others one by one. Returns, for each, whether the broker was told. Only the control thread calls it.
+     */
+    static boolean[] ackAll(ChannelConsumer.Life life, List<Delivery> deliveries) {
+        boolean[] told = new boolean[deliveries.size()];
+        deliveries.forEach(Delivery::claim);
+        try {
+            if (!life.isCurrent()) {
+                return told;
+            }
+            long floor = 0;
+            for (Delivery delivery : deliveries) {
+                floor = life.answers.answered(delivery.envelope.getDeliveryTag());
+            }
+            long highest = 0;
+            int together = 0;
+            for (Delivery delivery : deliveries) {
+                long tag = delivery.envelope.getDeliveryTag();
+                if (tag <= floor) {
+                    highest = Math.max(highest, tag);
+                    together++;
+                }
+            }
+            if (together > 1) {
+                life.channel.basicAck(highest, true);
+                for (int i = 0; i < told.length; i++) {
+                    told[i] = deliveries.get(i).envelope.getDeliveryTag() <= floor;
+                }
+            }
+            for (int i = 0; i < told.length; i++) {
+                if (!told[i]) {
+                    life.channel.basicAck(deliveries.get(i).envelope.getDeliveryTag(), false);
+                    told[i] = true;
+                }
+            }
+        } catch (IOException | AlreadyClosedException e) {
+            log.debug("Could not acknowledge {} deliveries; their channel closed and the broker requeues them",
+                    deliveries.size(), e);
+        } finally {
+            deliveries.forEach(Delivery::finish);
+        }
+        return told;
     }
 
     private void finish() {
