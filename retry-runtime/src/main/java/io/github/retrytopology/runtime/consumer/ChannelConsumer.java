@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,21 +72,21 @@ final class ChannelConsumer {
     final class Life {
         final Channel channel;
         final PendingPublishes pending = new PendingPublishes();
-        /** Its deliveries not answered yet, which the broker counts against the consumer's prefetch. */
-        final AtomicInteger held = new AtomicInteger();
+        /**
+         * Its deliveries not answered yet, which the broker counts against the consumer's prefetch; settled
+         * republishes are acknowledged together below them.
+         */
+        final Held held = new Held();
         final int maxHeaderBytes;
         private final Callbacks callbacks;
         /** Delivery tags at or below this belong to earlier lives of the same recovering channel. */
         private final long tagFloor;
-        /** Which of its deliveries are answered: settled republishes are acknowledged together up to its floor. */
-        final Answers answers;
         volatile boolean ended;
 
         private Life(Channel channel, Callbacks callbacks, long tagFloor) {
             this.channel = channel;
             this.callbacks = callbacks;
             this.tagFloor = tagFloor;
-            this.answers = new Answers(tagFloor);
             int frameMax = channel.getConnection().getFrameMax();
             // Our headers, and the publisher's, must leave room in the frame for the other properties.
             this.maxHeaderBytes = (frameMax == 0 ? FRAME_MAX_WHEN_UNLIMITED : frameMax) - 1_024;
@@ -260,7 +259,7 @@ final class ChannelConsumer {
                 return false;
             }
         }
-        return now - lastActivity >= idle && life.held.get() == 0;
+        return now - lastActivity >= idle && life.held.isEmpty();
     }
 
     /** How many messages of its queue are ready, as the broker says; asked on the consumer's own channel. */
@@ -350,7 +349,7 @@ final class ChannelConsumer {
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
                 body);
         owner.inFlightDeliveries().enter();
-        current.held.incrementAndGet();
+        current.held.add(envelope.getDeliveryTag());
         return new Delivery(current, envelope, properties, body, headers, context, dispatch, owner.inFlightDeliveries());
     }
 
@@ -648,7 +647,6 @@ final class ChannelConsumer {
             if (owner.isStopped()) {
                 try {
                     channel.basicNack(envelope.getDeliveryTag(), false, true);
-                    current.answers.answered(envelope.getDeliveryTag());
                 } catch (IOException | AlreadyClosedException e) {
                     log.debug("Could not requeue a delivery that arrived while stopping", e);
                 }

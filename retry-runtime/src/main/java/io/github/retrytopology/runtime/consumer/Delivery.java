@@ -77,13 +77,11 @@ final class Delivery {
             if (!live()) {
                 return false;
             }
-            long tag = envelope.getDeliveryTag();
             if (ack) {
-                life.channel.basicAck(tag, false);
+                life.channel.basicAck(envelope.getDeliveryTag(), false);
             } else {
-                life.channel.basicNack(tag, false, true);
+                life.channel.basicNack(envelope.getDeliveryTag(), false, true);
             }
-            life.answers.answered(tag);
             return true;
         } catch (IOException | AlreadyClosedException e) {
             log.debug("Could not answer {}; its channel closed and the broker requeues it", this, e);
@@ -94,9 +92,9 @@ final class Delivery {
     }
 
     /**
-     * Acknowledges deliveries of one channel life in as few frames as it can: those at or below the life's floor of
-     * answered deliveries once they are marked (see {@link Answers}) in one acknowledgement with {@code multiple}
-     * set, any others one by one. Returns, for each, whether the broker was told. Only the control thread calls it.
+     * Acknowledges deliveries of one channel life in as few frames as it can: those below every delivery of the
+     * life still unanswered in one acknowledgement with {@code multiple} set, any others one by one. Returns, for
+     * each, whether the broker was told. Only the control thread calls it (see {@link Held}).
      */
     static boolean[] ackAll(ChannelConsumer.Life life, List<Delivery> deliveries) {
         boolean[] told = new boolean[deliveries.size()];
@@ -105,15 +103,13 @@ final class Delivery {
             if (!life.isCurrent()) {
                 return told;
             }
-            long floor = 0;
-            for (Delivery delivery : deliveries) {
-                floor = life.answers.answered(delivery.envelope.getDeliveryTag());
-            }
+            deliveries.forEach(delivery -> life.held.release(delivery.envelope.getDeliveryTag()));
+            long lowest = life.held.lowest();
             long highest = 0;
             int together = 0;
             for (Delivery delivery : deliveries) {
                 long tag = delivery.envelope.getDeliveryTag();
-                if (tag <= floor) {
+                if (tag < lowest) {
                     highest = Math.max(highest, tag);
                     together++;
                 }
@@ -121,7 +117,7 @@ final class Delivery {
             if (together > 1) {
                 life.channel.basicAck(highest, true);
                 for (int i = 0; i < told.length; i++) {
-                    told[i] = deliveries.get(i).envelope.getDeliveryTag() <= floor;
+                    told[i] = deliveries.get(i).envelope.getDeliveryTag() < lowest;
                 }
             }
             for (int i = 0; i < told.length; i++) {
@@ -140,7 +136,7 @@ final class Delivery {
     }
 
     private void finish() {
-        life.held.decrementAndGet();
+        life.held.release(envelope.getDeliveryTag());
         inFlight.exit();
     }
 
