@@ -5,6 +5,10 @@ public final class GenerationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    public GenerationException(String message) {
+        super(message);
+    }
+
     public GenerationException(String message, Throwable cause) {
         super(message, cause);
     }

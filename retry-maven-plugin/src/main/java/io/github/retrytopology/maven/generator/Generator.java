@@ -104,7 +104,7 @@ public final class Generator {
             files.add(HandlerSource.render(spec, service, javaPackage, NAME, sourceName));
         }
         files.add(TopologyDiagram.render(spec, resources.resolve(Resources.DIAGRAM), sourceName));
-        files.add(SchemaJson.render(resources.resolve(Resources.SCHEMA)));
+        files.add(Resources.schema(resources.resolve(Resources.SCHEMA)));
         files.addAll(join(definitions));
         return files;
     }

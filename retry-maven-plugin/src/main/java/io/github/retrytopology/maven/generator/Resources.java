@@ -1,6 +1,9 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.schema.SpecSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
 
 /** The names of the generated resources, which sit beside the generated classes in the jar. */
 final class Resources {
@@ -18,5 +21,20 @@ final class Resources {
     static final String SCHEMA = SpecSchema.FILE_NAME;
 
     private Resources() {
+    }
+
+    /**
+     * The JSON Schema as this plugin's jar ships it, which its tests prove to be what the model derives: copied,
+     * rather than printed anew by a JSON library that a build would otherwise load and warm up for one file.
+     */
+    static GeneratedFile schema(Path file) {
+        try (InputStream shipped = Resources.class.getResourceAsStream("/" + SCHEMA)) {
+            if (shipped == null) {
+                throw new GenerationException("the plugin's jar does not hold " + SCHEMA);
+            }
+            return new GeneratedFile(file, shipped.readAllBytes());
+        } catch (IOException e) {
+            throw new GenerationException("could not read " + SCHEMA + " from the plugin's jar: " + e, e);
+        }
     }
 }
