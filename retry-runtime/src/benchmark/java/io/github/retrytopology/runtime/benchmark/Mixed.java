@@ -33,8 +33,8 @@ final class Mixed {
         List<Double> failing = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
         for (int round = 0; round < options.rounds(); round++) {
-            double none;
-            double tenth;
+            Run none;
+            Run tenth;
             if (round % 2 == 0) {
                 none = once(benchmark, service, messages, 0);
                 tenth = once(benchmark, service, messages, 10);
@@ -42,19 +42,31 @@ final class Mixed {
                 tenth = once(benchmark, service, messages, 10);
                 none = once(benchmark, service, messages, 0);
             }
-            clean.add(none);
-            failing.add(tenth);
-            ratios.add(tenth / none);
-            System.out.printf(Locale.ROOT, "  round %d  none failing %9.0f calls/s   10%% failing %9.0f calls/s   "
-                    + "ratio %.2f%n", round + 1, none, tenth, tenth / none);
+            clean.add(none.rate());
+            failing.add(tenth.rate());
+            ratios.add(tenth.rate() / none.rate());
+            System.out.printf(Locale.ROOT, "  round %d  none failing %s   10%% failing %s   ratio %.2f%n", round + 1,
+                    none, tenth, tenth.rate() / none.rate());
         }
         System.out.printf(Locale.ROOT, "  medians: none failing %.0f calls/s, 10%% failing %.0f calls/s; ratio %.2fx "
                 + "(%.2f-%.2f)%n%n", Report.median(clean), Report.median(failing), Report.median(ratios),
                 Report.min(ratios), Report.max(ratios));
     }
 
-    /** One run with {@code percent}% of the messages failing once; returns its steady-state calls per second. */
-    private static double once(ConsumerBenchmark benchmark, Service service, int messages, int percent)
+    /**
+     * One run: its steady-state handler calls per second, and the CPU that this JVM and the broker spent per
+     * handler call over the whole run.
+     */
+    private record Run(double rate, Result cpu) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%6.0f calls/s (JVM %4.1f, broker %s per call)", rate, cpu.jvmMicros(),
+                    cpu.brokerText().replace(" µs/msg", " µs").trim());
+        }
+    }
+
+    /** One run with {@code percent}% of the messages failing once. */
+    private static Run once(ConsumerBenchmark benchmark, Service service, int messages, int percent)
             throws Exception {
         benchmark.purge(service);
         benchmark.publish(service.routes().get(0).key().value(), messages, i -> percent > 0 && i % (100 / percent) == 0);
@@ -75,12 +87,14 @@ final class Mixed {
             counter.done();
         }));
         try (Connection connection = benchmark.connect("mixed")) {
-            long start = System.nanoTime();
+            Cpu before = Cpu.now(benchmark.brokerCpu());
+            long start = before.at();
             RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
                     .prefetch(benchmark.options().prefetch()).consumers(benchmark.options().consumers()).start();
             if (!counter.await(benchmark.options().timeoutSeconds())) {
                 throw new IllegalStateException("only " + counter.count() + " of " + messages + " succeeded");
             }
+            Cpu after = Cpu.now(benchmark.brokerCpu());
             consumer.stop(Duration.ofSeconds(30));
             long from = start + WINDOW_START;
             long to = lastFresh[0];
@@ -90,7 +104,7 @@ final class Mixed {
                     inWindow++;
                 }
             }
-            return inWindow / ((to - from) / 1e9);
+            return new Run(inWindow / ((to - from) / 1e9), Result.of(called.get(), before, after, after.at()));
         }
     }
 }

@@ -344,7 +344,7 @@ final class ChannelConsumer {
                 routingKey,
                 dispatch == null ? null : dispatch.route().key().value(),
                 headers.attempts() + 1,
-                headers.firstFailure().orElse(null),
+                headers::firstFailure,
                 properties, headers.delivered(),
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
                 body);

@@ -7,6 +7,7 @@ import io.github.retrytopology.model.Service;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One delivery as a handler sees it: the message, where it was first published, and which attempt this is.
@@ -21,7 +22,8 @@ public final class DeliveryContext {
     private final String routingKey;
     private final String bindingKey;
     private final int attempt;
-    private final Instant firstFailure;
+    /** Read from the headers when asked: parsing a time on every delivery cost more than the rest of its arrival. */
+    private final Supplier<Optional<Instant>> firstFailure;
     private final AMQP.BasicProperties delivered;
     private final Map<String, Object> headers;
     private final byte[] body;
@@ -29,14 +31,14 @@ public final class DeliveryContext {
     private AMQP.BasicProperties properties;
 
     DeliveryContext(Service service, String exchange, String routingKey, String bindingKey, int attempt,
-            Instant firstFailure, AMQP.BasicProperties delivered, Map<String, Object> headers, String originalExpiration,
-            byte[] body) {
+            Supplier<Optional<Instant>> firstFailure, AMQP.BasicProperties delivered, Map<String, Object> headers,
+            String originalExpiration, byte[] body) {
         this.service = requireNonNull(service, "service");
         this.exchange = requireNonNull(exchange, "exchange");
         this.routingKey = requireNonNull(routingKey, "routingKey");
         this.bindingKey = bindingKey;
         this.attempt = attempt;
-        this.firstFailure = firstFailure;
+        this.firstFailure = requireNonNull(firstFailure, "firstFailure");
         this.delivered = requireNonNull(delivered, "delivered");
         this.headers = requireNonNull(headers, "headers");
         this.originalExpiration = originalExpiration;
@@ -78,7 +80,7 @@ public final class DeliveryContext {
 
     /** When the message failed for the first time; empty on its first attempt. */
     public Optional<Instant> firstFailure() {
-        return Optional.ofNullable(firstFailure);
+        return firstFailure.get();
     }
 
     /** The publisher's message id, if it set one. */

@@ -567,8 +567,12 @@ public final class RetryHeaders {
     }
 
     private static Optional<String> text(Object value) {
-        if (value instanceof String || value instanceof LongString) {
-            return Optional.of(value.toString());
+        if (value instanceof String text) {
+            return Optional.of(text);
+        }
+        if (value instanceof LongString text) {
+            // Its toString() looks the charset up by name, every time.
+            return Optional.of(new String(text.getBytes(), StandardCharsets.UTF_8));
         }
         if (value instanceof byte[] bytes) {
             return Optional.of(new String(bytes, StandardCharsets.UTF_8));

@@ -97,7 +97,7 @@ class RoutesTest {
     }
 
     private static DeliveryContext context(String routingKey) {
-        return new DeliveryContext(ORDERS, "events", routingKey, null, 1, null, new AMQP.BasicProperties(),
-                java.util.Map.of(), null, "body".getBytes(StandardCharsets.UTF_8));
+        return new DeliveryContext(ORDERS, "events", routingKey, null, 1, java.util.Optional::empty,
+                new AMQP.BasicProperties(), java.util.Map.of(), null, "body".getBytes(StandardCharsets.UTF_8));
     }
 }
