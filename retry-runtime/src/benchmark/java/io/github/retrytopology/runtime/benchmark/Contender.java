@@ -208,7 +208,8 @@ interface Contender {
         };
     }
 
-    private static List<Long> take(ConcurrentNavigableMap<Long, Long> pending, long sequence, boolean multiple) {
+    /** Takes out the delivery tags waiting for a confirm or refusal of {@code sequence}. */
+    static List<Long> take(ConcurrentNavigableMap<Long, Long> pending, long sequence, boolean multiple) {
         List<Long> tags = new ArrayList<>();
         if (multiple) {
             var confirmed = pending.headMap(sequence, true);

@@ -1,19 +1,28 @@
 package io.github.retrytopology.runtime.benchmark;
 
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The consumer's steady-state throughput while 10% of the messages fail once and come back a second later,
  * against the same run without failures: handler calls per second from 1.2 s after the start, when the retries
- * flow back in among the fresh messages, until the last fresh message is handled.
+ * flow back in among the fresh messages, until the last fresh message is handled. The raw Java client, retrying
+ * through the same tier by hand, runs the same rounds: what the broker's side of a retry costs, whoever consumes.
  */
 final class Mixed {
 
@@ -28,29 +37,38 @@ final class Mixed {
         System.out.printf(Locale.ROOT, "== mixed: %,d messages, 10%% failing once with a delay of %s, against none "
                 + "failing; handler calls per second from 1.2 s until the last fresh message%n", messages,
                 service.tier(1).delay());
-        once(benchmark, service, Math.max(2_000, messages / 10), 0);
-        List<Double> clean = new ArrayList<>();
-        List<Double> failing = new ArrayList<>();
-        List<Double> ratios = new ArrayList<>();
-        for (int round = 0; round < options.rounds(); round++) {
-            Run none;
-            Run tenth;
-            if (round % 2 == 0) {
-                none = once(benchmark, service, messages, 0);
-                tenth = once(benchmark, service, messages, 10);
-            } else {
-                tenth = once(benchmark, service, messages, 10);
-                none = once(benchmark, service, messages, 0);
+        for (Consuming consuming : List.of(new Consuming("retry-runtime", Mixed::runtime),
+                new Consuming("raw amqp-client", Mixed::raw))) {
+            if (!options.only().isEmpty() && !options.only().equals(consuming.name())) {
+                continue;
             }
-            clean.add(none.rate());
-            failing.add(tenth.rate());
-            ratios.add(tenth.rate() / none.rate());
-            System.out.printf(Locale.ROOT, "  round %d  none failing %s   10%% failing %s   ratio %.2f%n", round + 1,
-                    none, tenth, tenth.rate() / none.rate());
+            System.out.println("  " + consuming.name());
+            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 0); // warm-up, both paths
+            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 10);
+            List<Double> clean = new ArrayList<>();
+            List<Double> failing = new ArrayList<>();
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < options.rounds(); round++) {
+                Run none;
+                Run tenth;
+                if (round % 2 == 0) {
+                    none = once(benchmark, service, consuming, messages, 0);
+                    tenth = once(benchmark, service, consuming, messages, 10);
+                } else {
+                    tenth = once(benchmark, service, consuming, messages, 10);
+                    none = once(benchmark, service, consuming, messages, 0);
+                }
+                clean.add(none.rate());
+                failing.add(tenth.rate());
+                ratios.add(tenth.rate() / none.rate());
+                System.out.printf(Locale.ROOT, "  round %d  none failing %s   10%% failing %s   ratio %.2f%n",
+                        round + 1, none, tenth, tenth.rate() / none.rate());
+            }
+            System.out.printf(Locale.ROOT, "  medians: none failing %.0f calls/s, 10%% failing %.0f calls/s; ratio "
+                    + "%.2fx (%.2f-%.2f)%n", Report.median(clean), Report.median(failing), Report.median(ratios),
+                    Report.min(ratios), Report.max(ratios));
         }
-        System.out.printf(Locale.ROOT, "  medians: none failing %.0f calls/s, 10%% failing %.0f calls/s; ratio %.2fx "
-                + "(%.2f-%.2f)%n%n", Report.median(clean), Report.median(failing), Report.median(ratios),
-                Report.min(ratios), Report.max(ratios));
+        System.out.println();
     }
 
     /**
@@ -65,46 +83,131 @@ final class Mixed {
         }
     }
 
+    /** One way of consuming the mixed messages: started on a connection, it tells {@code calls} of each call. */
+    private record Consuming(String name, Start start) {
+    }
+
+    @FunctionalInterface
+    private interface Start {
+        Contender.Running start(Connection connection, Service service, ConsumerBenchmark.Options options,
+                Calls calls) throws Exception;
+    }
+
+    /** Every handler call, when it happened, and whether the message is done with. */
+    private static final class Calls {
+        final long[] at;
+        final AtomicInteger count = new AtomicInteger();
+        final Counter done;
+        volatile long lastFresh;
+
+        Calls(int messages) {
+            at = new long[messages * 2];
+            done = new Counter(messages);
+        }
+
+        /** Records a call of attempt {@code attempt}; returns whether the handler is to fail it. */
+        boolean call(int attempt, byte[] body) {
+            long now = System.nanoTime();
+            at[count.getAndIncrement()] = now;
+            if (attempt > 1) {
+                return false;
+            }
+            synchronized (this) {
+                lastFresh = Math.max(lastFresh, now);
+            }
+            return ConsumerBenchmark.failing(body);
+        }
+    }
+
     /** One run with {@code percent}% of the messages failing once. */
-    private static Run once(ConsumerBenchmark benchmark, Service service, int messages, int percent)
-            throws Exception {
+    private static Run once(ConsumerBenchmark benchmark, Service service, Consuming consuming, int messages,
+            int percent) throws Exception {
         benchmark.purge(service);
         benchmark.publish(service.routes().get(0).key().value(), messages, i -> percent > 0 && i % (100 / percent) == 0);
-        long[] calls = new long[messages * 2];
-        AtomicInteger called = new AtomicInteger();
-        long[] lastFresh = new long[1];
-        Counter counter = new Counter(messages);
-        Routes.Builder routes = Routes.builder(service);
-        service.routes().forEach(route -> routes.on(route.key().value(), context -> {
-            long now = System.nanoTime();
-            calls[called.getAndIncrement()] = now;
-            if (context.attempt() == 1) {
-                lastFresh[0] = Math.max(lastFresh[0], now);
-            }
-            if (context.attempt() == 1 && ConsumerBenchmark.failing(context.body())) {
-                throw Contender.FAILURE;
-            }
-            counter.done();
-        }));
+        Calls calls = new Calls(messages);
         try (Connection connection = benchmark.connect("mixed")) {
             Cpu before = Cpu.now(benchmark.brokerCpu());
             long start = before.at();
-            RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
-                    .prefetch(benchmark.options().prefetch()).consumers(benchmark.options().consumers()).start();
-            if (!counter.await(benchmark.options().timeoutSeconds())) {
-                throw new IllegalStateException("only " + counter.count() + " of " + messages + " succeeded");
+            Contender.Running running = consuming.start().start(connection, service, benchmark.options(), calls);
+            if (!calls.done.await(benchmark.options().timeoutSeconds())) {
+                throw new IllegalStateException("only " + calls.done.count() + " of " + messages + " succeeded");
             }
             Cpu after = Cpu.now(benchmark.brokerCpu());
-            consumer.stop(Duration.ofSeconds(30));
+            running.stop();
             long from = start + WINDOW_START;
-            long to = lastFresh[0];
+            long to = calls.lastFresh;
             int inWindow = 0;
-            for (int i = 0; i < called.get(); i++) {
-                if (calls[i] >= from && calls[i] <= to) {
+            for (int i = 0; i < calls.count.get(); i++) {
+                if (calls.at[i] >= from && calls.at[i] <= to) {
                     inWindow++;
                 }
             }
-            return new Run(inWindow / ((to - from) / 1e9), Result.of(called.get(), before, after, after.at()));
+            return new Run(inWindow / ((to - from) / 1e9), Result.of(calls.count.get(), before, after, after.at()));
         }
+    }
+
+    private static Contender.Running runtime(Connection connection, Service service, ConsumerBenchmark.Options options,
+            Calls calls) throws Exception {
+        Routes.Builder routes = Routes.builder(service);
+        service.routes().forEach(route -> routes.on(route.key().value(), context -> {
+            if (calls.call(context.attempt(), context.body())) {
+                throw Contender.FAILURE;
+            }
+            calls.done.done();
+        }));
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build()).prefetch(options.prefetch())
+                .consumers(options.consumers()).start();
+        return () -> consumer.stop(Duration.ofSeconds(30));
+    }
+
+    /**
+     * The raw Java client doing the same by hand: a message that fails is published to the service's first tier
+     * with a header counting the attempt, and acknowledged once the broker confirms that; any other is
+     * acknowledged at once.
+     */
+    private static Contender.Running raw(Connection connection, Service service, ConsumerBenchmark.Options options,
+            Calls calls) throws Exception {
+        String tier = service.tier(1).queue();
+        List<Channel> channels = new ArrayList<>();
+        for (int i = 0; i < options.consumers(); i++) {
+            Channel channel = connection.createChannel();
+            channels.add(channel);
+            channel.basicQos(options.prefetch());
+            channel.confirmSelect();
+            ConcurrentNavigableMap<Long, Long> pending = new ConcurrentSkipListMap<>();
+            channel.addConfirmListener((sequence, multiple) -> {
+                for (long tag : Contender.take(pending, sequence, multiple)) {
+                    channel.basicAck(tag, false);
+                }
+            }, (sequence, multiple) -> {
+                for (long tag : Contender.take(pending, sequence, multiple)) {
+                    channel.basicNack(tag, false, true);
+                }
+            });
+            channel.basicConsume(service.queue(), false, new DefaultConsumer(channel) {
+                @Override
+                public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
+                        byte[] body) throws IOException {
+                    Map<String, Object> headers = properties.getHeaders();
+                    int attempt = headers != null && headers.get("attempts") instanceof Integer done ? done + 1 : 1;
+                    if (!calls.call(attempt, body)) {
+                        calls.done.done();
+                        channel.basicAck(envelope.getDeliveryTag(), false);
+                        return;
+                    }
+                    AMQP.BasicProperties retry = properties.builder().headers(Map.of("attempts", attempt))
+                            .deliveryMode(2).build();
+                    synchronized (pending) {
+                        pending.put(channel.getNextPublishSeqNo(), envelope.getDeliveryTag());
+                        channel.basicPublish("", tier, true, retry, body);
+                    }
+                }
+            });
+        }
+        return () -> {
+            for (Channel channel : channels) {
+                channel.abort();
+            }
+        };
     }
 }
