@@ -76,12 +76,13 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     }
 
     /**
-     * The queues whose dead-lettered messages wait to be forwarded to a target that exists: a worker that
-     * forwards them empties them within milliseconds, one that is stuck keeps them.
+     * The queues whose dead-lettered messages wait to be forwarded to a target that exists, and have not been seen
+     * to fall since: a worker that forwards them empties them within milliseconds, one that is stuck keeps them.
      */
-    List<Queue> waitingToForward() {
+    List<Queue> notSeenForwarding() {
         return queues.values().stream()
                 .filter(queue -> queue.deadLettered().orElse(0) > 0)
+                .filter(queue -> queue.deadLetteredLater().isEmpty() || queue.keepsDeadLettered())
                 .filter(queue -> deadLetterTarget(queue).filter(this::exists).isPresent())
                 .toList();
     }
@@ -233,8 +234,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *     when the broker has no statistics for it yet
      * @param members the nodes of a quorum queue's members; empty for other types
      * @param online those of its members that are up
-     * @param deadLetteredLater {@code messages_dlx} read again a statistics interval later, when the first reading
-     *     found dead-lettered messages waiting for a target that exists
+     * @param deadLetteredLater {@code messages_dlx} read again, the latest of up to two readings a statistics
+     *     interval apart, when the first reading found dead-lettered messages waiting for a target that exists
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
             OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> policy,
@@ -250,6 +251,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
                     count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
                     text(statistics, "policy"), text(statistics, "operator_policy"), text(statistics, "state"),
                     names(statistics, "members"), names(statistics, "online"), OptionalLong.empty());
+        }
+
+        /** Whether {@code messages_dlx}, read again later, had not fallen from the first reading. */
+        boolean keepsDeadLettered() {
+            long before = deadLettered.orElse(0);
+            return before > 0 && deadLetteredLater.isPresent() && deadLetteredLater.getAsLong() >= before;
         }
 
         Queue deadLetteredLater(OptionalLong later) {

@@ -247,12 +247,11 @@ final class Planner {
         broker.appliedOperatorPolicy(onBroker)
                 .ifPresent(operator -> alongside(operator, ourSettings(queue), entry, conflicts));
         broker.deadLetterTarget(onBroker).filter(broker::exists).ifPresent(target -> {
-            long before = onBroker.deadLettered().orElse(0);
-            long later = onBroker.deadLetteredLater().orElse(0);
-            if (before > 0 && later >= before) {
+            if (onBroker.keepsDeadLettered()) {
+                long later = onBroker.deadLetteredLater().getAsLong();
                 conflicts.add("it holds " + Words.count(later, "dead-lettered message") + " that it is not forwarding "
-                        + "to " + target.describe() + ", which is there (" + before + " "
-                        + TopologyPlanner.DEAD_LETTERS_AGAIN.toSeconds() + " s earlier): before RabbitMQ 3.12.5, a "
+                        + "to " + target.describe() + ", which is there (" + onBroker.deadLettered().getAsLong()
+                        + " at the first reading): before RabbitMQ 3.12.5, a "
                         + "quorum queue's dead-letter worker that a node loss left behind waits "
                         + "dead_letter_worker_publisher_confirm_timeout (180 s by default) and more; see the README's "
                         + "Running on a cluster for what to do");

@@ -27,10 +27,15 @@ import java.util.function.Consumer;
 public final class TopologyPlanner {
 
     /**
-     * How long after the first reading {@code messages_dlx} is read again, when a queue had dead-lettered messages
-     * waiting for a target that exists: longer than the broker's statistics interval (5 s by default).
+     * How long after a reading {@code messages_dlx} is read again, when a queue had dead-lettered messages waiting
+     * for a target that exists: longer than the broker's statistics interval (5 s by default).
      */
     static final Duration DEAD_LETTERS_AGAIN = Duration.ofSeconds(6);
+    /**
+     * How many times at most: a broker under load can be late with its statistics once, and a count it has not
+     * refreshed must not pass for a stall.
+     */
+    static final int DEAD_LETTER_READINGS = 2;
 
     private final BrokerAccess access;
     private final ManagementApi api;
@@ -48,8 +53,8 @@ public final class TopologyPlanner {
     /**
      * Reads the spec's virtual host, in two requests to the management API (three when the spec has classic
      * queues, to count the cluster's nodes), and compares it with the spec. When a queue holds dead-lettered
-     * messages waiting for a target that exists, their count is read once more, {@link #DEAD_LETTERS_AGAIN} later,
-     * to tell whether the queue forwards them.
+     * messages waiting for a target that exists, their count is read again, {@link #DEAD_LETTERS_AGAIN} later and,
+     * if it has not fallen, once more, to tell whether the queue forwards them.
      *
      * @throws IOException if the broker cannot be read, or the virtual host does not exist
      */
@@ -60,8 +65,10 @@ public final class TopologyPlanner {
     private BrokerState read(RetrySpec spec) throws IOException {
         boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
         BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
-        return state.waitingToForward().isEmpty() ? state
-                : state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN);
+        for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
+            state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN);
+        }
+        return state;
     }
 
     /**
