@@ -33,7 +33,8 @@ import java.util.concurrent.TimeoutException;
  * </pre>
  *
  * Paths: {@code success} (the handler returns), {@code retry} (every message fails once: republished with
- * confirms, then acknowledged), {@code mixed} (10% fail once and come back a second later, against none), and
+ * confirms, then acknowledged), {@code mixed} (10% fail once and come back a second later, against none; then
+ * what the broker alone spends on each step of it, {@code --only broker}), and
  * {@code lateness} (messages paced at 1,000 a second fail up to three times through tiers of 200 ms, 1 s and
  * 5 s: how late each retry arrives).
  */

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The consumer's steady-state throughput while 10% of the messages fail once and come back a second later,
  * against the same run without failures: handler calls per second from 1.2 s after the start, when the retries
  * flow back in among the fresh messages, until the last fresh message is handled. The raw Java client, retrying
- * through the same tier by hand, runs the same rounds: what the broker's side of a retry costs, whoever consumes.
+ * through the same tier by hand, runs the same rounds; {@link BrokerCeiling} then measures what the broker's side
+ * of a retry costs, whoever consumes.
  */
 final class Mixed {
 
@@ -67,6 +68,9 @@ final class Mixed {
             System.out.printf(Locale.ROOT, "  medians: none failing %.0f calls/s, 10%% failing %.0f calls/s; ratio "
                     + "%.2fx (%.2f-%.2f)%n", Report.median(clean), Report.median(failing), Report.median(ratios),
                     Report.min(ratios), Report.max(ratios));
+        }
+        if (options.only().isEmpty() || options.only().equals("broker")) {
+            BrokerCeiling.run(benchmark, service);
         }
         System.out.println();
     }
