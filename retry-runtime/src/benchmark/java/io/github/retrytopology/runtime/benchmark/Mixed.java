@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The consumer's steady-state throughput while 10% of the messages fail once and come back a second later,
  * against the same run without failures: handler calls per second from 1.2 s after the start, when the retries
  * flow back in among the fresh messages, until the last fresh message is handled. The raw Java client, retrying
- * through the same tier by hand, runs the same rounds; {@link BrokerCeiling} then measures what the broker's side
+ * through the same tier by hand, runs the same rounds; {@link BrokerCosts} then measures what the broker's side
  * of a retry costs, whoever consumes.
  */
 final class Mixed {
@@ -70,7 +70,7 @@ final class Mixed {
                     Report.min(ratios), Report.max(ratios));
         }
         if (options.only().isEmpty() || options.only().equals("broker")) {
-            BrokerCeiling.run(benchmark, service);
+            BrokerCosts.run(benchmark, service);
         }
         System.out.println();
     }

@@ -7,6 +7,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.topology.Topology;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,13 +23,13 @@ import java.util.Map;
  * adds to both runs alike and so raises that ratio: the benchmark also prints how much CPU per call a consumer
  * whose failures cost it nothing more would have to spend for the ratio to reach 0.9.
  */
-final class BrokerCeiling {
+final class BrokerCosts {
 
-    private BrokerCeiling() {
+    private BrokerCosts() {
     }
 
     /** The broker's CPU per message of each step, in microseconds. */
-    record Costs(double delivery, double trip, double deadLetteredDelivery) {
+    record PerMessage(double delivery, double trip, double deadLetteredDelivery) {
 
         /** Handler calls per second with {@code percent}% failing once, against none failing. */
         double ratio(int percent) {
@@ -60,7 +61,7 @@ final class BrokerCeiling {
         List<Double> ratios = new ArrayList<>();
         List<Double> needed = new ArrayList<>();
         for (int round = 0; round < benchmark.options().rounds(); round++) {
-            Costs costs = measure(benchmark, service, messages);
+            PerMessage costs = measure(benchmark, service, messages);
             ratios.add(costs.ratio(10));
             needed.add(costs.consumerCostFor(0.9, 10));
             System.out.printf(Locale.ROOT, "  round %d  delivery %5.1f   tier trip %6.1f   dead-lettered delivery %5.1f"
@@ -68,11 +69,11 @@ final class BrokerCeiling {
                     costs.deadLetteredDelivery(), costs.ratio(10));
         }
         System.out.printf(Locale.ROOT, "  with 10%% failing, a consumer costing nothing: %.2fx (%.2f-%.2f); to reach "
-                + "0.90x a consumer would spend %.0f µs of CPU per call (%.0f-%.0f)%n", Report.median(ratios),
+                + "0.90x a consumer would have to spend %.0f µs of CPU per call (%.0f-%.0f)%n", Report.median(ratios),
                 Report.min(ratios), Report.max(ratios), Report.median(needed), Report.min(needed), Report.max(needed));
     }
 
-    private static Costs measure(ConsumerBenchmark benchmark, Service service, int messages) throws Exception {
+    private static PerMessage measure(ConsumerBenchmark benchmark, Service service, int messages) throws Exception {
         BrokerCpu cpu = benchmark.brokerCpu();
         benchmark.purge(service);
         benchmark.publish(service.routes().get(0).key().value(), messages, i -> false);
@@ -89,7 +90,7 @@ final class BrokerCeiling {
             start = cpu.nanos();
             consume(connection, service, benchmark.options(), messages);
             double deadLettered = (cpu.nanos() - start) / 1e3 / messages;
-            return new Costs(delivery, trip, deadLettered);
+            return new PerMessage(delivery, trip, deadLettered);
         }
     }
 
@@ -141,7 +142,7 @@ final class BrokerCeiling {
             channel.basicConsume(service.queue(), false, new DefaultConsumer(channel) {
                 @Override
                 public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
-                        byte[] body) throws java.io.IOException {
+                        byte[] body) throws IOException {
                     channel.basicAck(envelope.getDeliveryTag(), false);
                     counter.done();
                 }
