@@ -105,6 +105,11 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
                         + services.stream().map(Service::name).collect(Collectors.joining(", "))));
     }
 
+    /** Returns the same spec in another virtual host: where the command line's URI or a test points it. */
+    public RetrySpec inVhost(String otherVhost) {
+        return new RetrySpec(javaPackage, otherVhost, exchange, queueSettings, services);
+    }
+
     /** Returns the broker objects this spec needs. */
     public Topology topology() {
         return Topology.of(this);

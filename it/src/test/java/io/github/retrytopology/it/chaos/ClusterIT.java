@@ -156,9 +156,7 @@ class ClusterIT {
         BrokerAccess access = BrokerAccess.of(cluster.nodes().stream().map(node -> node.broker().managementUri()
                 .toString()).toList(), cluster.amqpUris().stream().map(URI::toString).toList(), Optional.empty(),
                 Optional.empty());
-        RetrySpec spec = RetryTopology.SPEC;
-        RetrySpec inVhost = new RetrySpec(spec.javaPackage(), vhost, spec.exchange(), spec.queueSettings(),
-                spec.services());
+        RetrySpec inVhost = RetryTopology.SPEC.inVhost(vhost);
         List<String> warnings = List.of();
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (!(warnings.stream().anyMatch(warning -> warning.contains(" is down"))

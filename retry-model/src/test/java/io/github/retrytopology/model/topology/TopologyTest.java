@@ -29,8 +29,19 @@ class TopologyTest {
     private static final Service WAREHOUSE = new Service("warehouse", List.of(Route.of("order.created")),
             new RetryPolicy(2, Backoff.delays(ofSeconds(5)), List.of()), QueueType.CLASSIC);
 
-    private final Topology topology = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES,
-            List.of(EMAIL, WAREHOUSE)).topology();
+    private final RetrySpec spec = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES,
+            List.of(EMAIL, WAREHOUSE));
+    private final Topology topology = spec.topology();
+
+    @Test
+    void theSpecInAnotherVhostHasTheSameTopologyThere() {
+        RetrySpec moved = spec.inVhost("tests");
+
+        assertThat(moved.vhost()).isEqualTo("tests");
+        assertThat(moved.services()).isEqualTo(spec.services());
+        assertThat(moved.topology()).isEqualTo(topology.inVhost("tests"));
+        assertThat(moved.topology()).isNotEqualTo(topology);
+    }
 
     @Test
     void everyTierHasItsOwnQueueWithAQueueLevelTtl() {

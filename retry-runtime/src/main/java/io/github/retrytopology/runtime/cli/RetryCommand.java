@@ -164,8 +164,7 @@ public final class RetryCommand implements Callable<Integer> {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         Optional<String> vhost = uriVhost();
-        return vhost.isEmpty() ? retrySpec : new RetrySpec(retrySpec.javaPackage(), vhost.get(), retrySpec.exchange(),
-                retrySpec.queueSettings(), retrySpec.services());
+        return vhost.map(retrySpec::inVhost).orElse(retrySpec);
     }
 
     /**

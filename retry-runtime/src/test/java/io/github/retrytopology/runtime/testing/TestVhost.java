@@ -79,7 +79,7 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
 
     /** The same spec, in this virtual host. */
     public RetrySpec inThisVhost(RetrySpec spec) {
-        return new RetrySpec(spec.javaPackage(), name, spec.exchange(), spec.queueSettings(), spec.services());
+        return spec.inVhost(name);
     }
 
     /** The virtual host's name. */
