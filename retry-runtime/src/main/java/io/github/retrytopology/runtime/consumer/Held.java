@@ -25,8 +25,8 @@ final class Held {
     /** Holds a delivery as it arrives; deliveries arrive in the order of their tags. */
     synchronized void add(long tag) {
         if (size == ring.length) {
-            // Full: of tags let go behind one held long, as much as of tags held. The first go; it grows only for
-            // the others, which the consumer's prefetch bounds.
+            // Full: the tags let go behind one held long are dropped, and the ring grows only if the tags still
+            // held fill more than half of it, which the consumer's prefetch bounds.
             long[] next = new long[ring.length * 2];
             int kept = 0;
             for (int i = 0; i < size; i++) {

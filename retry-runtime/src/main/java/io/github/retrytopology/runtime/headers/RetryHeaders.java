@@ -364,18 +364,20 @@ public final class RetryHeaders {
         String exception = failure.getClass().getName();
         String message = truncate(failure.getMessage() == null ? "" : failure.getMessage(), MAX_MESSAGE_LENGTH);
         next.put(ATTEMPTS, attempt);
-        if (next.putIfAbsent(FIRST_FAILURE, at) == null) {
+        boolean first = next.putIfAbsent(FIRST_FAILURE, at) == null;
+        if (first) {
             next.remove(LAST_FAILURE);
         } else {
             next.put(LAST_FAILURE, at);
         }
+        String timeKey = first ? FIRST_FAILURE : LAST_FAILURE;
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
         next.put(EXCEPTION, exception);
         next.put(EXCEPTION_MESSAGE, message);
         // A bound of the size, counted as the headers are made rather than over the table: what the message carried,
         // and on top of it everything this may have added or replaced.
-        int bound = sizeBound(headers) + entryBound(ATTEMPTS, attempt) + entryBound(FIRST_FAILURE, at)
+        int bound = sizeBound(headers) + entryBound(ATTEMPTS, attempt) + entryBound(timeKey, at)
                 + entryBound(ORIGINAL_EXCHANGE, envelope.getExchange())
                 + entryBound(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey()) + entryBound(EXCEPTION, exception)
                 + entryBound(EXCEPTION_MESSAGE, message);

@@ -13,6 +13,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RetryHeadersTest {
@@ -103,6 +104,30 @@ class RetryHeadersTest {
 
         assertThat(RetryHeaders.size(headers)).isLessThanOrEqualTo(2_000);
         assertThat(RetryHeaders.of(headers).failures()).isNotEmpty().last().asString().startsWith("attempt 10 ");
+    }
+
+    @Test
+    void neverExceedsTheFrameWhateverTheMessagesAndTheAttempts() {
+        // Whether the headers fit is first judged by a bound counted as they are made: it must never fall short.
+        SplittableRandom random = new SplittableRandom(20261122);
+        String letters = "ab\u00e9\u4e2d\ud83d\ude00 ";
+        for (int run = 0; run < 2_000; run++) {
+            int maxBytes = random.nextInt(900, 4_000);
+            Map<String, Object> headers = random.nextBoolean() ? null : Map.of("tenant", "acme");
+            int attempts = random.nextInt(1, 9);
+            for (int attempt = 1; attempt <= attempts; attempt++) {
+                StringBuilder message = new StringBuilder();
+                for (int i = random.nextInt(0, 600); i > 0; i--) {
+                    message.append(letters.charAt(random.nextInt(letters.length())));
+                }
+                Decision decision = attempt == attempts && random.nextBoolean()
+                        ? new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt " + attempt + " failed") : RETRY;
+                headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+                        new IllegalStateException(message.toString()), decision, FIRST.plusSeconds(attempt), maxBytes);
+                assertThat(RetryHeaders.size(headers)).as("run %d, attempt %d", run, attempt)
+                        .isLessThanOrEqualTo(maxBytes);
+            }
+        }
     }
 
     @Test
