@@ -11,16 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
-import io.github.retrytopology.runtime.testing.LocalNode;
+import io.github.retrytopology.runtime.testing.NodeControl;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -64,31 +59,18 @@ class ImportIT {
 
     @Test
     void importedWithRabbitmqctl() throws Exception {
-        Optional<LocalNode> node = broker.broker().node();
-        assumeTrue(node.isPresent() || broker.broker().isLocal() && onPath("rabbitmqctl"),
+        Optional<NodeControl> control = broker.broker().control();
+        assumeTrue(control.isPresent(),
                 "rabbitmqctl reaches only a broker on this machine; the management API imports are tested anyway");
         String vhost = broker.name() + "-rabbitmqctl";
         ManagementApi management = broker.management();
         Topology topology = RetryTopology.SPEC.topology().inVhost(vhost);
-        // Readable by all: rabbitmqctl may run as the broker's user. (Its "-" for standard input fails the same way.)
-        Path file = Files.createTempFile("definitions", ".json",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
         try {
-            Files.writeString(file, inVhost(vhost));
-            if (node.isPresent()) {
-                node.get().ctl("import_definitions", file.toString());
-            } else {
-                Process process = new ProcessBuilder("rabbitmqctl", "import_definitions", file.toString())
-                        .redirectErrorStream(true).start();
-                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-                assertThat(process.exitValue()).as("rabbitmqctl said:%n%s", output).isZero();
-            }
+            control.get().ctl("import_definitions", control.get().share("definitions.json", inVhost(vhost)));
 
             await().atMost(30, SECONDS).until(() -> BrokerTopology.hasEveryQueue(management, topology));
             BrokerTopology.assertHolds(management, topology);
         } finally {
-            Files.deleteIfExists(file);
             management.deleteVhost(vhost);
         }
     }
@@ -105,18 +87,5 @@ class ImportIT {
             definitions.path(kind).forEach(element -> ((ObjectNode) element).put("vhost", vhost));
         }
         return JSON.writeValueAsString(definitions);
-    }
-
-    private static boolean onPath(String command) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String directory : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(directory, command))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -7,7 +7,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.security.GeneralSecurityException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.rabbitmq.RabbitMQContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -16,7 +19,8 @@ import org.testcontainers.utility.DockerImageName;
  * The RabbitMQ broker the tests run against, found once per JVM in this order:
  * <ol>
  *   <li>the one named by {@value #AMQP_URI_VARIABLE} and {@value #MANAGEMENT_URI_VARIABLE};
- *   <li>a container started through Testcontainers, if a Docker engine answers;
+ *   <li>a container of {@value #IMAGE_VARIABLE} (by default {@value #DEFAULT_IMAGE}) started through
+ *       Testcontainers, if a Docker engine answers;
  *   <li>a local broker at {@code 127.0.0.1:5672}, with its management API at {@code :15672}, as guest;
  *   <li>a {@link LocalNode} of the tests' own, started from the machine's RabbitMQ installation, when the local
  *       broker has no management API or none runs: the tests never enable a plugin of a broker they did not start.
@@ -29,8 +33,15 @@ public final class Broker {
     public static final String AMQP_URI_VARIABLE = "RETRY_TEST_AMQP_URI";
     /** A management API URI with credentials, such as {@code http://guest:guest@rabbit:15672}. */
     public static final String MANAGEMENT_URI_VARIABLE = "RETRY_TEST_MANAGEMENT_URI";
+    /**
+     * The name of that broker's node where {@code .ci/test-broker} runs it in its installation
+     * ({@value Installation#ROOT_VARIABLE}), so that {@code rabbitmqctl} reaches it.
+     */
+    public static final String NODE_VARIABLE = "RETRY_TEST_RABBITMQ_NODE";
+    /** The image that Testcontainers starts where a Docker engine answers, such as {@code rabbitmq:4.0-management}. */
+    public static final String IMAGE_VARIABLE = "RETRY_TEST_RABBITMQ_IMAGE";
 
-    static final String IMAGE = "rabbitmq:3.13-management";
+    static final String DEFAULT_IMAGE = "rabbitmq:4.3-management";
     private static final URI LOCAL_AMQP = URI.create("amqp://guest:guest@127.0.0.1:5672");
     private static final URI LOCAL_MANAGEMENT = URI.create("http://guest:guest@127.0.0.1:15672");
 
@@ -40,15 +51,14 @@ public final class Broker {
     private final URI amqp;
     private final URI management;
     private final String origin;
-    private final boolean local;
-    private final LocalNode node;
+    private final NodeControl control;
+    private BrokerVersion version;
 
-    private Broker(URI amqp, URI management, String origin, boolean local, LocalNode node) {
+    private Broker(URI amqp, URI management, String origin, NodeControl control) {
         this.amqp = amqp;
         this.management = management;
         this.origin = origin;
-        this.local = local;
-        this.node = node;
+        this.control = control;
     }
 
     /** The broker of this JVM, found on first use. */
@@ -75,22 +85,28 @@ public final class Broker {
                 throw new IllegalStateException("set both " + AMQP_URI_VARIABLE + " and " + MANAGEMENT_URI_VARIABLE
                         + ", or neither");
             }
+            String node = System.getenv(NODE_VARIABLE);
             return new Broker(URI.create(amqp), URI.create(management), "the environment (" + AMQP_URI_VARIABLE + ")",
-                    false, null);
+                    node == null ? null : SharedNode.in(Installation.find().orElseThrow(), node));
         }
-        if (DockerClientFactory.instance().isDockerAvailable()) {
-            RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(IMAGE));
+        boolean docker = DockerClientFactory.instance().isDockerAvailable();
+        if (!docker && System.getenv(IMAGE_VARIABLE) != null) {
+            throw new IllegalStateException(IMAGE_VARIABLE + " asks for " + image() + ", and no Docker engine answers "
+                    + "to start it: without Docker, .ci/test-broker start 4.3 (or 4.0) provides that broker");
+        }
+        if (docker) {
+            RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(image()));
             container.start();
             URI amqpUri = withCredentials(URI.create(container.getAmqpUrl()), container.getAdminUsername(),
                     container.getAdminPassword());
             URI managementUri = withCredentials(URI.create(container.getHttpUrl()), container.getAdminUsername(),
                     container.getAdminPassword());
-            return new Broker(amqpUri, managementUri, "a Testcontainers " + IMAGE + " container", false,
-                    null);
+            return new Broker(amqpUri, managementUri, "a Testcontainers " + image() + " container", null);
         }
         boolean localAmqp = answers(LOCAL_AMQP);
         if (localAmqp && answers(LOCAL_MANAGEMENT)) {
-            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672", true, null);
+            return new Broker(LOCAL_AMQP, LOCAL_MANAGEMENT, "the local broker at 127.0.0.1:5672",
+                    onPath("rabbitmqctl") ? SharedNode.machine() : null);
         }
         if (LocalNode.available()) {
             System.err.println("[tests] " + (localAmqp ? "The local broker has no management API"
@@ -113,17 +129,22 @@ public final class Broker {
                   - a Docker engine: the tests then start %s through Testcontainers;
                   - a local RabbitMQ at 127.0.0.1:5672, user guest, with the management plugin at :15672: \
                 rabbitmq-server -detached && rabbitmq-plugins enable rabbitmq_management"""
-                .formatted(AMQP_URI_VARIABLE, MANAGEMENT_URI_VARIABLE, IMAGE));
+                .formatted(AMQP_URI_VARIABLE, MANAGEMENT_URI_VARIABLE, image()));
+    }
+
+    /** The image Testcontainers starts: {@value #IMAGE_VARIABLE}, else {@value #DEFAULT_IMAGE}. */
+    static String image() {
+        return System.getenv().getOrDefault(IMAGE_VARIABLE, DEFAULT_IMAGE);
     }
 
     /** The broker that a node of the tests' own is. */
     static Broker of(LocalNode node, URI amqp, URI management) {
-        return new Broker(amqp, management, "the test node " + node.name(), true, node);
+        return new Broker(amqp, management, "the test node " + node.name(), node);
     }
 
     /** A broker at these URIs, with credentials. */
     static Broker of(URI amqp, URI management, String origin) {
-        return new Broker(amqp, management, origin, false, null);
+        return new Broker(amqp, management, origin, null);
     }
 
     /** Where the broker came from, for failure messages. */
@@ -131,14 +152,17 @@ public final class Broker {
         return origin;
     }
 
-    /** Whether this broker runs on this machine, where {@code rabbitmqctl} reaches it. */
-    public boolean isLocal() {
-        return local;
+    /** {@code rabbitmqctl} for this broker, where it runs on this machine and one reaches it. */
+    public Optional<NodeControl> control() {
+        return Optional.ofNullable(control);
     }
 
-    /** The node of the tests' own that this broker is, if it is one; {@code rabbitmqctl} reaches it through it. */
-    public Optional<LocalNode> node() {
-        return Optional.ofNullable(node);
+    /** The RabbitMQ version of this broker, as its management API says. */
+    public synchronized BrokerVersion version() throws IOException {
+        if (version == null) {
+            version = BrokerVersion.of(management().get("api/overview"));
+        }
+        return version;
     }
 
     /** The management API, as the broker's administrator. */
@@ -186,6 +210,12 @@ public final class Broker {
 
     private static URI withCredentials(URI uri, String username, String password) {
         return URI.create(uri.getScheme() + "://" + username + ":" + password + "@" + uri.getHost() + ":" + uri.getPort());
+    }
+
+    private static boolean onPath(String command) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .filter(dir -> !dir.isEmpty())
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
     }
 
     private static boolean answers(URI uri) {

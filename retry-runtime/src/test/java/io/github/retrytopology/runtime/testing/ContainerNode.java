@@ -32,11 +32,11 @@ public final class ContainerNode implements PrivateBroker {
         this.managementPort = managementPort;
     }
 
-    /** Starts a container of {@value Broker#IMAGE}. */
+    /** Starts a container of the tests' image (see {@link Broker#IMAGE_VARIABLE}). */
     public static ContainerNode start() throws IOException {
         int amqp = freePort();
         int management = freePort();
-        RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(Broker.IMAGE))
+        RabbitMQContainer container = new RabbitMQContainer(DockerImageName.parse(Broker.image()))
                 .withCreateContainerCmdModifier(command -> command.getHostConfig().withPortBindings(
                         new PortBinding(Ports.Binding.bindPort(amqp), ExposedPort.tcp(5672)),
                         new PortBinding(Ports.Binding.bindPort(management), ExposedPort.tcp(15672))));

@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A RabbitMQ node of the tests' own, started from the machine's RabbitMQ installation with its own node name,
- * ports, Erlang cookie, configuration and data directory (under {@code target/rabbitmq-nodes}), so that tests
- * can stop, kill, restart or reconfigure it without touching the broker that other tests and programs use.
+ * A RabbitMQ node of the tests' own, started from an {@link Installation} (the machine's RabbitMQ, or a 4.x that
+ * {@code .ci/test-broker} installed) with its own node name, ports, Erlang cookie, configuration and data
+ * directory, so that tests can stop, kill, restart or reconfigure it without touching the broker that other tests
+ * and programs use.
  * Its management plugin is on. Every node is killed and its directory deleted when the JVM ends, if not before.
  *
  * <pre>{@code
@@ -35,14 +36,11 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  */
-public final class LocalNode implements PrivateBroker {
+public final class LocalNode implements PrivateBroker, NodeControl {
 
-    /** Where the RabbitMQ scripts are, if not in one of the usual places. */
-    public static final String SBIN_VARIABLE = "RETRY_TEST_RABBITMQ_SBIN";
     /** Set to keep the directories, logs included, of the nodes a run started, to read after it. */
     public static final String KEEP_VARIABLE = "RETRY_TEST_KEEP_NODES";
 
-    private static final Path NODES = Path.of("target", "rabbitmq-nodes").toAbsolutePath();
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Set<LocalNode> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -50,7 +48,7 @@ public final class LocalNode implements PrivateBroker {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(LocalNode::destroy), "local-nodes"));
     }
 
-    private final Path sbin;
+    private final Installation installation;
     private final String name;
     private final Path home;
     private final int amqpPort;
@@ -59,9 +57,9 @@ public final class LocalNode implements PrivateBroker {
     private final String cookie;
     private final List<String> settings;
 
-    private LocalNode(Path sbin, String name, Path home, int amqpPort, int managementPort, int distributionPort,
+    private LocalNode(Installation installation, String name, Path home, int amqpPort, int managementPort, int distributionPort,
             String cookie, List<String> settings) {
-        this.sbin = sbin;
+        this.installation = installation;
         this.name = name;
         this.home = home;
         this.amqpPort = amqpPort;
@@ -71,9 +69,9 @@ public final class LocalNode implements PrivateBroker {
         this.settings = List.copyOf(settings);
     }
 
-    /** Whether this machine has a RabbitMQ installation to start nodes from. */
+    /** Whether there is a RabbitMQ installation to start nodes from. */
     public static boolean available() {
-        return scripts().isPresent();
+        return Installation.find().isPresent();
     }
 
     /** Starts a node whose name begins with {@code purpose}, and waits until it takes connections. */
@@ -95,14 +93,15 @@ public final class LocalNode implements PrivateBroker {
      * {@code queue_leader_locator = balanced}.
      */
     public static LocalNode start(String purpose, String cookie, List<String> settings) throws IOException {
-        Path sbin = scripts().orElseThrow(() -> new IllegalStateException("No RabbitMQ installation to start a "
-                + "node of the tests' own: install RabbitMQ, or set " + SBIN_VARIABLE + " to the directory of "
-                + "rabbitmq-server"));
-        reapLeftovers();
+        Installation installation = Installation.find().orElseThrow(() -> new IllegalStateException("No RabbitMQ "
+                + "installation to start a node of the tests' own: install RabbitMQ, set "
+                + Installation.SBIN_VARIABLE + " to the directory of rabbitmq-server, or run .ci/test-broker"));
+        Path nodes = installation.nodesDirectory();
+        reapLeftovers(nodes);
         String name = purpose + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost";
-        Path home = NODES.resolve(name);
+        Path home = nodes.resolve(name);
         List<Integer> ports = freePorts(3);
-        LocalNode node = new LocalNode(sbin, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings);
+        LocalNode node = new LocalNode(installation, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings);
         // Running before its directory exists: another node starting at the same time must not reap it.
         RUNNING.add(node);
         try {
@@ -168,9 +167,16 @@ public final class LocalNode implements PrivateBroker {
      */
     @Override
     public String ctl(String... arguments) throws IOException {
-        List<String> command = new ArrayList<>(List.of(sbin.resolve("rabbitmqctl").toString(), "-n", name, "-q"));
+        List<String> command = new ArrayList<>(List.of("-n", name, "-q"));
         command.addAll(List.of(arguments));
-        return run(command, Duration.ofSeconds(60));
+        return run(installation.command("rabbitmqctl", command), Duration.ofSeconds(60));
+    }
+
+    @Override
+    public String share(String name, String content) throws IOException {
+        Path file = home.resolve(name);
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        return installation.seen(file);
     }
 
     /** Makes this node join the cluster of another, which must share its cookie. */
@@ -218,7 +224,7 @@ public final class LocalNode implements PrivateBroker {
     }
 
     private void launch() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(sbin.resolve("rabbitmq-server").toString(), "-detached")
+        ProcessBuilder builder = new ProcessBuilder(installation.command("rabbitmq-server", List.of("-detached")))
                 .directory(home.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(home.resolve("start.out").toFile());
@@ -264,16 +270,17 @@ public final class LocalNode implements PrivateBroker {
 
     private void environment(Map<String, String> environment) {
         environment.keySet().removeIf(key -> key.startsWith("RABBITMQ_") || key.startsWith("ERL_"));
-        environment.put("HOME", home.toString());
+        environment.put("HOME", installation.seen(home));
         environment.put("RABBITMQ_NODENAME", name);
         environment.put("RABBITMQ_DIST_PORT", String.valueOf(distributionPort));
-        environment.put("RABBITMQ_CONF_ENV_FILE", home.resolve("rabbitmq-env.conf").toString());
-        environment.put("RABBITMQ_CONFIG_FILE", home.resolve("rabbitmq.conf").toString());
-        environment.put("RABBITMQ_ENABLED_PLUGINS_FILE", home.resolve("enabled_plugins").toString());
-        environment.put("RABBITMQ_MNESIA_BASE", home.resolve("mnesia").toString());
-        environment.put("RABBITMQ_LOG_BASE", home.resolve("log").toString());
-        environment.put("RABBITMQ_PID_FILE", home.resolve("pid").toString());
+        environment.put("RABBITMQ_CONF_ENV_FILE", installation.seen(home.resolve("rabbitmq-env.conf")));
+        environment.put("RABBITMQ_CONFIG_FILE", installation.seen(home.resolve("rabbitmq.conf")));
+        environment.put("RABBITMQ_ENABLED_PLUGINS_FILE", installation.seen(home.resolve("enabled_plugins")));
+        environment.put("RABBITMQ_MNESIA_BASE", installation.seen(home.resolve("mnesia")));
+        environment.put("RABBITMQ_LOG_BASE", installation.seen(home.resolve("log")));
+        environment.put("RABBITMQ_PID_FILE", installation.seen(home.resolve("pid")));
         environment.put("ERL_EPMD_ADDRESS", "127.0.0.1");
+        environment.putAll(installation.environment());
     }
 
     private String run(List<String> command, Duration timeout) throws IOException {
@@ -297,38 +304,12 @@ public final class LocalNode implements PrivateBroker {
         }
     }
 
-    /**
-     * The directory of the RabbitMQ scripts that run as the calling user. Debian's {@code /usr/sbin} wrappers
-     * switch to the {@code rabbitmq} user, which could not write this node's directory; the scripts they wrap
-     * are in {@code /usr/lib/rabbitmq/bin}.
-     */
-    private static Optional<Path> scripts() {
-        String configured = System.getenv(SBIN_VARIABLE);
-        if (configured != null) {
-            return Optional.of(Path.of(configured));
-        }
-        Stream<Path> candidates = Stream.concat(Stream.of(Path.of("/usr/lib/rabbitmq/bin")),
-                Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).filter(dir -> !dir.isEmpty())
-                        .map(Path::of));
-        return candidates.filter(dir -> Files.isExecutable(dir.resolve("rabbitmq-server"))
-                && !isSwitchingWrapper(dir.resolve("rabbitmq-server"))).findFirst();
-    }
-
-    private static boolean isSwitchingWrapper(Path script) {
-        try {
-            return Files.size(script) < 100_000 && Files.readString(script, StandardCharsets.ISO_8859_1)
-                    .contains("su rabbitmq");
-        } catch (IOException e) {
-            return true;
-        }
-    }
-
     /** Kills nodes that a JVM which ended abruptly left running, and deletes their directories. */
-    private static synchronized void reapLeftovers() throws IOException {
-        if (!Files.isDirectory(NODES)) {
+    private static synchronized void reapLeftovers(Path nodes) throws IOException {
+        if (!Files.isDirectory(nodes)) {
             return;
         }
-        try (Stream<Path> homes = Files.list(NODES)) {
+        try (Stream<Path> homes = Files.list(nodes)) {
             for (Path home : homes.toList()) {
                 if (RUNNING.stream().anyMatch(node -> node.home.equals(home))) {
                     continue;

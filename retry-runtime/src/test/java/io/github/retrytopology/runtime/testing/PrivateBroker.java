@@ -10,17 +10,26 @@ import org.testcontainers.DockerClientFactory;
  */
 public interface PrivateBroker extends AutoCloseable {
 
-    /** Starts one, whose name begins with {@code purpose}. */
+    /**
+     * Starts one, whose name begins with {@code purpose}: from the installation of {@value Installation#ROOT_VARIABLE}
+     * if set, else in a container of {@value Broker#IMAGE_VARIABLE} if set, else from the machine's RabbitMQ, else
+     * in a container where a Docker engine answers.
+     */
     static PrivateBroker start(String purpose) throws IOException {
+        boolean docker = DockerClientFactory.instance().isDockerAvailable();
+        if (System.getenv(Installation.ROOT_VARIABLE) == null && System.getenv(Broker.IMAGE_VARIABLE) != null
+                && docker) {
+            return ContainerNode.start();
+        }
         if (LocalNode.available()) {
             return LocalNode.start(purpose);
         }
-        if (DockerClientFactory.instance().isDockerAvailable()) {
+        if (docker) {
             return ContainerNode.start();
         }
         throw new IllegalStateException("A test needs a RabbitMQ broker of its own, to stop or reconfigure it, and "
-                + "there is neither a RabbitMQ installation to start a node from (install RabbitMQ, or set "
-                + LocalNode.SBIN_VARIABLE + ") nor a Docker engine");
+                + "there is neither a RabbitMQ installation to start a node from (install RabbitMQ, run "
+                + ".ci/test-broker, or set " + Installation.SBIN_VARIABLE + ") nor a Docker engine");
     }
 
     /** The broker, as the tests connect to it. */

@@ -46,8 +46,8 @@ public final class PrivateCluster implements AutoCloseable {
     public static PrivateCluster start(String purpose, int size, List<String> settings) throws IOException {
         if (!LocalNode.available()) {
             throw new IllegalStateException("A test needs a RabbitMQ cluster of its own, to take its nodes away, and "
-                    + "there is no RabbitMQ installation to start nodes from: install RabbitMQ, or set "
-                    + LocalNode.SBIN_VARIABLE + " to the directory of rabbitmq-server");
+                    + "there is no RabbitMQ installation to start nodes from: install RabbitMQ, run .ci/test-broker, or "
+                    + "set " + Installation.SBIN_VARIABLE + " to the directory of rabbitmq-server");
         }
         String cookie = "retry-cluster-" + UUID.randomUUID();
         List<LocalNode> started = new ArrayList<>();
