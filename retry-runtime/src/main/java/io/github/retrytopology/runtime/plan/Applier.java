@@ -158,18 +158,18 @@ final class Applier {
         }
         String queue = entry.name();
         String temporary = Names.migrationQueue(queue);
+        long consumers = consumersNow(queue);
+        if (consumers > 0) {
+            left(entry, "not migrated: it has " + Words.count(consumers, "consumer")
+                    + "; stop them, and run apply --migrate again");
+            return;
+        }
         Optional<String> refusal = refusal(queue, temporary);
         if (refusal.isPresent()) {
             left(entry, "not migrated: " + refusal.get());
             return;
         }
         Migration migration = new Migration(api, this::channel, vhost);
-        long consumers = migration.consumers(queue);
-        if (consumers > 0) {
-            left(entry, "not migrated: it has " + Words.count(consumers, "consumer")
-                    + "; stop them, and run apply --migrate again");
-            return;
-        }
         List<Redirect> redirects = redirects(queue, temporary);
         Queue wanted = topology.queue(queue);
         List<Binding> specBindings = topology.bindings().stream().filter(binding -> binding.queue().equals(queue)).toList();
@@ -313,10 +313,10 @@ final class Applier {
             return;
         }
         for (PlanEntry entry : bindings) {
-            Optional<BrokerState.Queue> queue = broker.queue(entry.name());
             boolean orphan = topology.queues().stream().noneMatch(q -> q.name().equals(entry.name()));
-            if (orphan && queue.isPresent() && queue.get().consumers().orElse(0) > 0) {
-                left(entry, "kept: its queue has " + Words.count(queue.get().consumers().getAsLong(), "consumer"));
+            long consumers = orphan && broker.queue(entry.name()).isPresent() ? consumersNow(entry.name()) : 0;
+            if (consumers > 0) {
+                left(entry, "kept: its queue has " + Words.count(consumers, "consumer"));
                 continue;
             }
             unbind(entry);
@@ -435,6 +435,19 @@ final class Applier {
             }
             api.deleteQueue(vhost, queue.name(), false);
             return Optional.empty();
+        } catch (TimeoutException e) {
+            throw new IOException("the channel did not close in time", e);
+        }
+    }
+
+    /**
+     * The consumers a queue has now, as a passive declaration counts them: the statistics' count lags by up to
+     * their interval, and a consumer that a person stopped a moment ago must not stop a change, nor one started
+     * a moment ago be missed.
+     */
+    private long consumersNow(String queue) throws IOException {
+        try (Channel channel = channel()) {
+            return channel.queueDeclarePassive(queue).getConsumerCount();
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }

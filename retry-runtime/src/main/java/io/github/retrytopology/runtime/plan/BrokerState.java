@@ -22,16 +22,19 @@ import java.util.concurrent.Future;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
- * policies and operator policies) and its queues' statistics (type, messages, consumers, the policies applied).
- * Statistics lag by up to the broker's collection interval (5 s by default) and are missing for a queue
- * created a moment ago.
+ * policies and operator policies) and its queues' statistics (messages, consumers, state, members).
+ *
+ * <p>What decides is taken from the definitions, which are the broker's state as of the request: a queue's type,
+ * and the policy that applies to it, worked out from the policies' patterns, targets and priorities as RabbitMQ
+ * works it out. Statistics lag by up to the broker's collection interval (5 s by default) and are missing for a
+ * queue created a moment ago: the plan shows them, and what must be exact (consumers before a queue is deleted or
+ * migrated) is counted live over AMQP.
  */
 record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, List<Binding> bindings,
         PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
 
     /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
-    static final String QUEUE_COLUMNS = "name,type,state,members,online,messages,consumers,messages_dlx,policy,"
-            + "operator_policy";
+    static final String QUEUE_COLUMNS = "name,state,members,online,messages,consumers,messages_dlx";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
@@ -174,19 +177,13 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         return Optional.ofNullable(queues.get(name));
     }
 
-    /** The policy that applies to a queue: the one the broker names, else the highest-priority one that matches. */
+    /** The policy that applies to a queue: the highest-priority one whose pattern and target match it. */
     Optional<Policy> appliedPolicy(Queue queue) {
-        if (queue.policy().isPresent()) {
-            return policies.named(queue.policy().get());
-        }
         return policies.matching(queue.name(), queue.type()).stream().findFirst();
     }
 
     /** The operator policy that applies to a queue, found the same way. */
     Optional<Policy> appliedOperatorPolicy(Queue queue) {
-        if (queue.operatorPolicy().isPresent()) {
-            return operatorPolicies.named(queue.operatorPolicy().get());
-        }
         return operatorPolicies.matching(queue.name(), queue.type()).stream().findFirst();
     }
 
@@ -226,7 +223,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     /**
      * A queue.
      *
-     * @param type {@code classic}, {@code quorum} or {@code stream}
+     * @param type {@code classic}, {@code quorum} or {@code stream}: RabbitMQ 4's export says it; before, a queue
+     *     declared without {@code x-queue-type} is classic
      * @param messages the messages it holds, dead-lettered ones waiting to be forwarded included; empty when
      *     the broker has no statistics for it yet
      * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx})
@@ -238,19 +236,17 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *     interval apart, when the first reading found dead-lettered messages waiting for a target that exists
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
-            OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> policy,
-            Optional<String> operatorPolicy, Optional<String> state, List<String> members, List<String> online,
-            OptionalLong deadLetteredLater) {
+            OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> state,
+            List<String> members, List<String> online, OptionalLong deadLetteredLater) {
 
         static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
             ObjectNode arguments = object(definition.path("arguments"));
-            String type = statistics.map(stats -> stats.path("type").asText(null))
-                    .orElse(arguments.path("x-queue-type").asText("classic"));
+            String type = definition.path("type").asText(arguments.path("x-queue-type").asText("classic"));
             return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
-                    definition.path("auto_delete").asBoolean(), arguments, type == null ? "classic" : type,
+                    definition.path("auto_delete").asBoolean(), arguments, type,
                     count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
-                    text(statistics, "policy"), text(statistics, "operator_policy"), text(statistics, "state"),
-                    names(statistics, "members"), names(statistics, "online"), OptionalLong.empty());
+                    text(statistics, "state"), names(statistics, "members"), names(statistics, "online"),
+                    OptionalLong.empty());
         }
 
         /** Whether {@code messages_dlx}, read again later, had not fallen from the first reading. */
@@ -260,8 +256,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
 
         Queue deadLetteredLater(OptionalLong later) {
-            return new Queue(name, durable, autoDelete, arguments, type, messages, consumers, deadLettered, policy,
-                    operatorPolicy, state, members, online, later);
+            return new Queue(name, durable, autoDelete, arguments, type, messages, consumers, deadLettered, state,
+                    members, online, later);
         }
 
         private static List<String> names(Optional<JsonNode> statistics, String field) {

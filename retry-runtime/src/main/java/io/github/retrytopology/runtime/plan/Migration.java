@@ -78,15 +78,6 @@ final class Migration {
     record Moved(long out, long back) {
     }
 
-    /** The consumers a queue has now. */
-    long consumers(String queue) throws IOException {
-        try (Channel channel = channels.open()) {
-            return channel.queueDeclarePassive(queue).getConsumerCount();
-        } catch (TimeoutException e) {
-            throw new IOException("the channel did not close in time", e);
-        }
-    }
-
     /**
      * Recreates a queue as {@code wanted}.
      *

@@ -231,13 +231,6 @@ final class Planner {
                     entry.brokerValue("policy", other.name());
                 }
             }
-            Optional<String> applied = onBroker.policy();
-            if (conflicts.isEmpty() && applied.isPresent() && !applied.get().equals(ourPolicy.get().name())
-                    && broker.policies().named(ourPolicy.get().name())
-                            .filter(present -> samePolicy(present, ourPolicy.get())).isPresent()) {
-                conflicts.add("the broker applies policy '" + applied.get() + "' instead of ours");
-                entry.brokerValue("policy", applied.get());
-            }
             if (!conflicts.isEmpty()) {
                 entry.specValue("policy", ourPolicy.get().name());
             }
@@ -349,12 +342,6 @@ final class Planner {
         for (String key : Values.keys(present.definition(), policy.definition())) {
             entry.differ("definition." + key, Values.get(present.definition(), key), policy.definition().get(key));
         }
-    }
-
-    private static boolean samePolicy(BrokerState.Policy present, Policy policy) {
-        Entry probe = new Entry(Kind.POLICY, Optional.empty(), policy.name());
-        compare(present, policy, probe);
-        return !probe.differs();
     }
 
     private void binding(String service, Binding binding) {
