@@ -22,6 +22,11 @@ public final class BindingKey {
 
     /** RabbitMQ's limit for routing and binding keys, in UTF-8 bytes. */
     public static final int MAX_BYTES = 255;
+    /**
+     * RabbitMQ's limit on the {@code #} words of a topic binding key, from 4.3 (each one multiplies the work of
+     * matching a routing key); earlier versions take any number, and treat {@code #.#} as {@code #}.
+     */
+    public static final int MAX_ANY_WORDS = 2;
 
     /** The most words a key within {@link #MAX_BYTES} can have, none of them empty: one bit each, in two longs. */
     private static final int MAX_WORDS = 128;
@@ -149,6 +154,17 @@ public final class BindingKey {
             }
         }
         return Optional.empty();
+    }
+
+    /** How many {@code #} words a key has as written, which RabbitMQ counts against {@link #MAX_ANY_WORDS}. */
+    public static int anyWords(String value) {
+        int count = 0;
+        for (String word : value.split("\\.", -1)) {
+            if (word.equals(ANY_WORDS)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** The key as written, such as {@code album.*.deleted}. */

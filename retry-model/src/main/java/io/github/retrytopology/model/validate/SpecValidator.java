@@ -535,6 +535,12 @@ public final class SpecValidator {
             problems.report(key, ProblemCode.BAD_ROUTING_KEY, keyProblem.get());
             return Optional.empty();
         }
+        int anyWords = BindingKey.anyWords(key.value());
+        if (anyWords > BindingKey.MAX_ANY_WORDS) {
+            problems.report(key, ProblemCode.BAD_ROUTING_KEY, "'" + key.value() + "' has " + anyWords + " '#' words; "
+                    + "RabbitMQ 4.3 refuses a topic binding key with more than " + BindingKey.MAX_ANY_WORDS);
+            return Optional.empty();
+        }
         Located<String> first = keys.putIfAbsent(key.value(), key);
         if (first != null) {
             problems.report(key, ProblemCode.DUPLICATE_ROUTING_KEY, "'" + key.value()

@@ -33,23 +33,25 @@ class HostileSpecsTest {
     }
 
     @Test
-    void readsAThousandKeysFullOfHashes() {
+    void refusesAThousandKeysFullOfHashesAtOnce() {
         byte[] spec = oneService(1_000, i -> "{key: '" + "#.".repeat(125) + "w" + i + "', handler: h" + i + "}");
 
-        RetrySpec read = assertTimeoutPreemptively(HANG, () -> RetrySpec.parse(spec, "retry.yml"));
+        InvalidSpecException error = assertTimeoutPreemptively(HANG, () -> refused(spec));
 
-        assertThat(read.services().get(0).routes()).hasSize(1_000);
-        assertThat(read.services().get(0).routeFor("a.b.c.w999")).hasValueSatisfying(
-                route -> assertThat(route.handler()).isEqualTo("h999"));
+        assertThat(error.problems()).hasSize(1_000).extracting(Problem::code).containsOnly(ProblemCode.BAD_ROUTING_KEY);
+        assertThat(error.problems().get(0).message()).endsWith("has 125 '#' words; RabbitMQ 4.3 refuses a topic "
+                + "binding key with more than 2");
     }
 
     @Test
     void readsAThousandKeysOfWildcardsThatDifferOnlyInTheirFirstWord() {
-        byte[] spec = oneService(1_000, i -> "{key: 'w" + i + "." + "#.*.".repeat(61) + "#', handler: h" + i + "}");
+        byte[] spec = oneService(1_000, i -> "{key: 'w" + i + ".#." + "*.".repeat(120) + "#', handler: h" + i + "}");
 
         RetrySpec read = assertTimeoutPreemptively(HANG, () -> RetrySpec.parse(spec, "retry.yml"));
 
         assertThat(read.services().get(0).routes()).hasSize(1_000);
+        assertThat(read.services().get(0).routeFor("w999" + ".x".repeat(120))).hasValueSatisfying(
+                route -> assertThat(route.handler()).isEqualTo("h999"));
     }
 
     @Test
