@@ -145,7 +145,7 @@ final class ChannelConsumer {
         if (tag != null && !wanted) {
             cancel();
         }
-        if (wanted && tag == null && now - nextSubscription >= 0) {
+        if (wanted && tag == null && now - nextSubscription >= 0 && !owner.isRecovering()) {
             subscribe(wantedPrefetch, now);
         }
     }
@@ -320,9 +320,9 @@ final class ChannelConsumer {
             }
             process(delivery);
         } catch (RuntimeException | Error e) {
-            log.error("{} failed outside its handler; it is requeued", delivery, e);
+            log.error("{} failed outside its handler; it goes back to its queue as a failed delivery", delivery, e);
             try {
-                delivery.requeue();
+                delivery.reject();
             } catch (IllegalStateException answeredAlready) {
                 log.error("{}", answeredAlready.getMessage());
             }

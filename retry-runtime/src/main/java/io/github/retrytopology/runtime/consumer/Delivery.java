@@ -57,13 +57,28 @@ final class Delivery {
 
     /** Acknowledges the delivery; returns whether the broker was told. */
     boolean ack() {
-        return answer(true);
+        return answer(Answer.ACK);
     }
 
-    /** Returns the delivery to its queue; returns whether the broker was told. */
+    /**
+     * Returns the delivery to its queue as it was, because the consumer stops, not because it failed: a nack,
+     * which RabbitMQ 4.3 does not count toward a quorum queue's delivery limit (earlier versions count every
+     * return). Returns whether the broker was told.
+     */
     boolean requeue() {
-        return answer(false);
+        return answer(Answer.REQUEUE);
     }
+
+    /**
+     * Returns the delivery to its queue as one that failed: a reject, which every version counts toward a quorum
+     * queue's delivery limit, so that a message that always fails is parked by the broker in the end, even on
+     * RabbitMQ 4.3. Returns whether the broker was told.
+     */
+    boolean reject() {
+        return answer(Answer.REJECT);
+    }
+
+    private enum Answer { ACK, REQUEUE, REJECT }
 
     /** Lets the delivery go unanswered: its channel has closed, and the broker has requeued it already. */
     void abandon() {
@@ -71,16 +86,16 @@ final class Delivery {
         finish();
     }
 
-    private boolean answer(boolean ack) {
+    private boolean answer(Answer answer) {
         claim();
         try {
             if (!live()) {
                 return false;
             }
-            if (ack) {
-                life.channel.basicAck(envelope.getDeliveryTag(), false);
-            } else {
-                life.channel.basicNack(envelope.getDeliveryTag(), false, true);
+            switch (answer) {
+                case ACK -> life.channel.basicAck(envelope.getDeliveryTag(), false);
+                case REQUEUE -> life.channel.basicNack(envelope.getDeliveryTag(), false, true);
+                case REJECT -> life.channel.basicReject(envelope.getDeliveryTag(), true);
             }
             return true;
         } catch (IOException | AlreadyClosedException e) {

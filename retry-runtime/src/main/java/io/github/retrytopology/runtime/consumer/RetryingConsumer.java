@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.classes.ClassCheck;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
@@ -93,9 +95,11 @@ public final class RetryingConsumer implements AutoCloseable {
     private final ScheduledExecutorService control;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
     private final BlockedListener blocked;
+    private final RecoveryListener recovery;
     private final Queue<Runnable> settlements = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean settling = new AtomicBoolean();
     private volatile boolean isBlocked;
+    private volatile boolean recovering;
     private volatile boolean stopped;
     private long nextIdleCheck;
 
@@ -126,6 +130,21 @@ public final class RetryingConsumer implements AutoCloseable {
             public void handleUnblocked() {
                 isBlocked = false;
                 log.info("The broker unblocked the connection of {}'s consumers", service.queue());
+            }
+        };
+        // The client recovers a connection's channels first, then the queues, bindings and consumers it recorded. A
+        // consumer that subscribes between the two is recorded in time to be recovered a second time under its tag,
+        // and the broker closes the connection for that (530 NOT_ALLOWED): the consumers wait for the whole recovery.
+        this.recovery = new RecoveryListener() {
+            @Override
+            public void handleRecoveryStarted(Recoverable recoverable) {
+                recovering = true;
+            }
+
+            @Override
+            public void handleRecovery(Recoverable recoverable) {
+                recovering = false;
+                execute(RetryingConsumer.this::review);
             }
         };
     }
@@ -223,6 +242,9 @@ public final class RetryingConsumer implements AutoCloseable {
         stopped = true;
         control.shutdownNow();
         connection.removeBlockedListener(blocked);
+        if (connection instanceof Recoverable recoverable) {
+            recoverable.removeRecoveryListener(recovery);
+        }
         consumers.forEach(ChannelConsumer::close);
     }
 
@@ -279,6 +301,11 @@ public final class RetryingConsumer implements AutoCloseable {
 
     boolean isBlocked() {
         return isBlocked;
+    }
+
+    /** Whether the client is recovering the connection, when no consumer may subscribe. */
+    boolean isRecovering() {
+        return recovering;
     }
 
     /** Runs a task on the control thread; dropped once stopped, when the channels' end settles everything. */
@@ -541,6 +568,9 @@ public final class RetryingConsumer implements AutoCloseable {
                 throw e;
             }
             connection.addBlockedListener(consumer.blocked);
+            if (connection instanceof Recoverable recoverable) {
+                recoverable.addRecoveryListener(consumer.recovery);
+            }
             long tick = Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4));
             consumer.control.scheduleWithFixedDelay(consumer::tick, tick, tick, TimeUnit.MILLISECONDS);
             log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);

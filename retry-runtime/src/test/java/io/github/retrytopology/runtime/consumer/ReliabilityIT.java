@@ -11,6 +11,8 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.impl.recovery.RecordedQueue;
+import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.ParkReason;
@@ -376,6 +378,87 @@ class ReliabilityIT {
         assertThat(events.successes).as("handled to success once").hasValue(1);
         consumer.stop(Duration.ofSeconds(5));
         recovering.close();
+    }
+
+    /**
+     * The Java client recovers a connection's channels, then its recorded queues, bindings and consumers. A
+     * consumer that subscribed again as soon as its channel was back would be recorded in time to be recovered a
+     * second time under the same tag, which the broker answers by closing the connection (530 NOT_ALLOWED, "attempt
+     * to reuse consumer tag"). Here the client takes its time over a recorded queue, as over many.
+     */
+    @Test
+    void aConsumerSubscribesAgainOnlyOnceItsConnectionHasRecovered() throws Exception {
+        SeveringSocketFactory network = new SeveringSocketFactory();
+        ConnectionFactory factory = broker.connectionFactory();
+        factory.setSocketFactory(network);
+        factory.setTopologyRecoveryFilter(new TopologyRecoveryFilter() {
+            @Override
+            public boolean filterQueue(RecordedQueue queue) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            }
+        });
+        Connection recovering = factory.newConnection("recovering-slowly");
+        List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        recovering.addShutdownListener(cause -> closed.add(cause.getMessage()));
+        CountDownLatch recovered = new CountDownLatch(1);
+        ((Recoverable) recovering).addRecoveryListener(new RecoveryListener() {
+            @Override
+            public void handleRecovery(Recoverable recoverable) {
+                recovered.countDown();
+            }
+
+            @Override
+            public void handleRecoveryStarted(Recoverable recoverable) {
+            }
+        });
+        recovering.createChannel().queueDeclare();
+        RetryingConsumer consumer = RetryingConsumer.builder(recovering, routes(orders, context -> record(context)))
+                .listener(events).start();
+        consumers.add(consumer);
+        publish("order.created", "before", properties().build());
+        assertThat(seen.poll(10, SECONDS)).isNotNull();
+
+        network.sever();
+        assertThat(recovered.await(10, SECONDS)).isTrue();
+        await().atMost(10, SECONDS).until(() -> events.consumers.contains("restored"));
+        publish("order.created", "after", properties().build());
+
+        assertThat(seen.poll(10, SECONDS)).as("delivered after the recovery").isNotNull();
+        assertThat(closed).as("why the connection closed").hasSize(1);
+        assertThat(recovering.isOpen()).isTrue();
+        consumer.stop(Duration.ofSeconds(5));
+        recovering.close();
+    }
+
+    /**
+     * A delivery that fails outside its handler goes back to its queue as a failed delivery: RabbitMQ 4.3 counts a
+     * reject toward the delivery limit, and not a nack, so a message that always fails there is parked by the
+     * broker after {@code maxAttempts} deliveries instead of coming back for ever.
+     */
+    @Test
+    void aDeliveryThatFailsOutsideItsHandlerIsParkedByTheDeliveryLimitNotRequeuedForEver() throws Exception {
+        AtomicInteger deliveries = new AtomicInteger();
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> { }))
+                .observer(context -> {
+                    deliveries.incrementAndGet();
+                    throw new NoClassDefFoundError("io/opentelemetry/api/trace/Span");
+                })
+                .start();
+        consumers.add(consumer);
+
+        publish("order.created", "unlucky", properties().build());
+
+        await().atMost(15, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("unlucky");
+        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).deaths()).first()
+                .extracting(RetryHeaders.Death::reason).isEqualTo("delivery_limit");
+        assertThat(deliveries).hasValue(orders.retryPolicy().maxAttempts());
     }
 
     @Test
