@@ -287,7 +287,9 @@ final class Planner {
             if (mine == null) {
                 conflicts.add(what + " sets " + key + " to " + Values.show(Values.plain(value)) + ", which ours does not set");
             } else if (mine instanceof Number && value.isNumber()) {
-                if (Values.lower(value, mine)) {
+                // RabbitMQ 4 reads a negative delivery limit as no limit of its own: the other one applies.
+                boolean noLimit = key.equals("delivery-limit") && value.asLong() < 0;
+                if (!noLimit && Values.lower(value, mine)) {
                     conflicts.add(what + " lowers " + key + " to " + value + " (ours: " + mine + ")");
                 } else {
                     return;

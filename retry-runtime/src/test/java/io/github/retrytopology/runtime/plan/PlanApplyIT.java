@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
@@ -181,6 +182,24 @@ class PlanApplyIT {
 
         broker.management().deleteOperatorPolicy(broker.name(), "limits");
         assertThat(planner.plan(spec()).inSync()).isTrue();
+    }
+
+    @Test
+    void aPolicyWithoutADeliveryLimitOfItsOwnBesideOurArgumentsIsNoConflict() throws IOException {
+        assumeTrue(broker.broker().version().atLeast(4, 0), "RabbitMQ 3 refuses a negative delivery limit");
+        RetrySpec spec = spec("arguments", 3, "200ms, 400ms", "quorum", "order.created, order.paid", "");
+        applyBringsInSync(spec, ApplyOptions.safe());
+        broker.management().putPolicy(broker.name(), new Policy("no-limit", "^orders$", "queues", 0,
+                Map.of("delivery-limit", -1)));
+        broker.management().putPolicy(broker.name(), new Policy("lower-limit", "^audit$", "queues", 0,
+                Map.of("delivery-limit", 1)));
+
+        Plan plan = planner.plan(spec);
+
+        assertThat(plan.entry(Kind.QUEUE, "orders").action()).as("RabbitMQ 4 applies our argument beside -1")
+                .isEqualTo(Action.IN_SYNC);
+        assertThat(plan.entry(Kind.QUEUE, "audit").reason())
+                .isEqualTo("policy 'lower-limit' lowers delivery-limit to 1 (ours: 2)");
     }
 
     @Test
