@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Exchange;
@@ -23,7 +24,7 @@ import java.util.Map;
  *
  * <p>RabbitMQ 4 exports each queue with a {@code type} beside its arguments (and fills in {@code x-queue-type}
  * from the vhost's default where a queue was declared without it); the type must agree with the argument, and is
- * then compared as the argument.
+ * then compared as the argument. RabbitMQ 4.3 leaves out an exchange's {@code internal} when it is false.
  */
 public final class BrokerTopology {
 
@@ -61,6 +62,9 @@ public final class BrokerTopology {
         for (JsonNode element : exported.path(field)) {
             ObjectNode copy = ((ObjectNode) element).deepCopy();
             copy.remove("vhost");
+            if (field.equals("exchanges")) {
+                copy.putIfAbsent("internal", BooleanNode.FALSE);
+            }
             JsonNode type = field.equals("queues") ? copy.remove("type") : null;
             if (type != null) {
                 assertThat(type.asText()).as("the type of queue %s", copy.path("name").asText())

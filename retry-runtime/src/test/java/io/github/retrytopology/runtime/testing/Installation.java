@@ -29,6 +29,8 @@ public final class Installation {
 
     /** Where Debian keeps the scripts that run as the calling user, in a root directory as on the machine. */
     private static final Path DEBIAN_SBIN = Path.of("/usr/lib/rabbitmq/bin");
+    /** The directory a RabbitMQ release unpacks into, before its version. */
+    private static final String SERVER_DIRECTORY = "rabbitmq_server-";
     /** What {@code .ci/test-broker} writes for the nodes of its installation: their epmd's port. */
     private static final Path SETTINGS = Path.of("etc/rabbitmq/retry-test.env");
 
@@ -112,6 +114,37 @@ public final class Installation {
     /** What the installation's scripts need in their environment besides the node's own settings. */
     Map<String, String> environment() {
         return environment;
+    }
+
+    /**
+     * Which RabbitMQ it is, read from the directory its scripts link into ({@code rabbitmq_server-3.10.8}), else
+     * from {@code rabbitmqctl version}.
+     */
+    public BrokerVersion version() throws IOException {
+        Path script = onHost(sbin.resolve("rabbitmq-server"));
+        for (int links = 0; links < 10 && Files.isSymbolicLink(script); links++) {
+            Path target = Files.readSymbolicLink(script);
+            script = target.isAbsolute() ? onHost(target) : script.resolveSibling(target).normalize();
+        }
+        Path home = script.getParent() == null ? null : script.getParent().getParent();
+        String name = home == null || home.getFileName() == null ? "" : home.getFileName().toString();
+        if (name.startsWith(SERVER_DIRECTORY)) {
+            return BrokerVersion.parse(name.substring(SERVER_DIRECTORY.length()));
+        }
+        Process process = new ProcessBuilder(command("rabbitmqctl", List.of("version"))).redirectErrorStream(true).start();
+        String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while asking rabbitmqctl its version", e);
+        }
+        return BrokerVersion.parse(printed.lines().reduce((first, last) -> last).orElse(printed));
+    }
+
+    /** A path of the installation's as this machine sees it. */
+    private Path onHost(Path path) {
+        return root.map(dir -> dir.resolve(path.toString().substring(1))).orElse(path);
     }
 
     /** The root directory it is in, if it is not the machine's own. */

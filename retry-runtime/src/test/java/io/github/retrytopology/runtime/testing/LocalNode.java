@@ -56,9 +56,10 @@ public final class LocalNode implements PrivateBroker, NodeControl {
     private final int distributionPort;
     private final String cookie;
     private final List<String> settings;
+    private final List<String> rabbitEnvironment;
 
     private LocalNode(Installation installation, String name, Path home, int amqpPort, int managementPort, int distributionPort,
-            String cookie, List<String> settings) {
+            String cookie, List<String> settings, List<String> rabbitEnvironment) {
         this.installation = installation;
         this.name = name;
         this.home = home;
@@ -67,6 +68,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         this.distributionPort = distributionPort;
         this.cookie = cookie;
         this.settings = List.copyOf(settings);
+        this.rabbitEnvironment = List.copyOf(rabbitEnvironment);
     }
 
     /** Whether there is a RabbitMQ installation to start nodes from. */
@@ -93,6 +95,16 @@ public final class LocalNode implements PrivateBroker, NodeControl {
      * {@code queue_leader_locator = balanced}.
      */
     public static LocalNode start(String purpose, String cookie, List<String> settings) throws IOException {
+        return start(purpose, cookie, settings, List.of());
+    }
+
+    /**
+     * Starts a node with these lines added to its {@code rabbitmq.conf}, and these terms in its
+     * {@code advanced.config} for the {@code rabbit} application, such as
+     * {@code {dead_letter_worker_publisher_confirm_timeout, 2000}}, which {@code rabbitmq.conf} cannot set.
+     */
+    public static LocalNode start(String purpose, String cookie, List<String> settings, List<String> rabbitEnvironment)
+            throws IOException {
         Installation installation = Installation.find().orElseThrow(() -> new IllegalStateException("No RabbitMQ "
                 + "installation to start a node of the tests' own: install RabbitMQ, set "
                 + Installation.SBIN_VARIABLE + " to the directory of rabbitmq-server, or run .ci/test-broker"));
@@ -101,7 +113,8 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         String name = purpose + "-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost";
         Path home = nodes.resolve(name);
         List<Integer> ports = freePorts(3);
-        LocalNode node = new LocalNode(installation, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings);
+        LocalNode node = new LocalNode(installation, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings,
+                rabbitEnvironment);
         // Running before its directory exists: another node starting at the same time must not reap it.
         RUNNING.add(node);
         try {
@@ -124,6 +137,11 @@ public final class LocalNode implements PrivateBroker, NodeControl {
     public Broker broker() {
         return Broker.of(this, URI.create("amqp://guest:guest@127.0.0.1:" + amqpPort),
                 URI.create("http://guest:guest@127.0.0.1:" + managementPort));
+    }
+
+    /** The installation it runs from. */
+    public Installation installation() {
+        return installation;
     }
 
     /** The port of its AMQP listener. */
@@ -221,6 +239,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         conf.addAll(settings);
         conf.add("");
         Files.writeString(home.resolve("rabbitmq.conf"), String.join("\n", conf));
+        Files.writeString(home.resolve("advanced.config"), "[{rabbit, [" + String.join(", ", rabbitEnvironment) + "]}].\n");
     }
 
     private void launch() throws IOException {
@@ -247,6 +266,8 @@ public final class LocalNode implements PrivateBroker, NodeControl {
             }
             pause(100);
         }
+        // RabbitMQ 4.3 opens its listeners before it has finished booting.
+        ctl("await_startup");
     }
 
     /** Waits until the node's VM has ended: a node started again before then cannot take its name. */
@@ -275,6 +296,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         environment.put("RABBITMQ_DIST_PORT", String.valueOf(distributionPort));
         environment.put("RABBITMQ_CONF_ENV_FILE", installation.seen(home.resolve("rabbitmq-env.conf")));
         environment.put("RABBITMQ_CONFIG_FILE", installation.seen(home.resolve("rabbitmq.conf")));
+        environment.put("RABBITMQ_ADVANCED_CONFIG_FILE", installation.seen(home.resolve("advanced.config")));
         environment.put("RABBITMQ_ENABLED_PLUGINS_FILE", installation.seen(home.resolve("enabled_plugins")));
         environment.put("RABBITMQ_MNESIA_BASE", installation.seen(home.resolve("mnesia")));
         environment.put("RABBITMQ_LOG_BASE", installation.seen(home.resolve("log")));

@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -32,16 +33,28 @@ import java.util.concurrent.TimeoutException;
 public final class PrivateCluster implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The first version whose quorum queues' dead-letter workers do not stall after a node loss. */
+    private static final BrokerVersion DEAD_LETTER_STALL_FIXED = new BrokerVersion(3, 12, 5);
+    /**
+     * How long a dead-letter worker waits for a rejected publish before it tries again, on versions before
+     * {@link #DEAD_LETTER_STALL_FIXED}: the README's remedy for an operator, at a value that keeps a stall within the
+     * cluster tests' bounds. The broker's default is 180 s.
+     */
+    static final int DEAD_LETTER_CONFIRM_TIMEOUT_MS = 2_000;
 
     private final List<LocalNode> nodes;
+    private final List<String> remedies;
 
-    private PrivateCluster(List<LocalNode> nodes) {
+    private PrivateCluster(List<LocalNode> nodes, List<String> remedies) {
         this.nodes = List.copyOf(nodes);
+        this.remedies = List.copyOf(remedies);
     }
 
     /**
      * Starts {@code size} nodes, their names beginning with {@code purpose}, each with these lines added to its
-     * {@code rabbitmq.conf}, and clusters them; every node is up and clustered when this returns.
+     * {@code rabbitmq.conf}, and clusters them; every node is up and clustered when this returns. On RabbitMQ before
+     * 3.12.5, whose quorum queues' dead-letter workers can stall for minutes after a node loss, each node also gets
+     * the remedy the README gives operators; {@link #remedies()} says so.
      */
     public static PrivateCluster start(String purpose, int size, List<String> settings) throws IOException {
         if (!LocalNode.available()) {
@@ -50,12 +63,21 @@ public final class PrivateCluster implements AutoCloseable {
                     + "set " + Installation.SBIN_VARIABLE + " to the directory of rabbitmq-server");
         }
         String cookie = "retry-cluster-" + UUID.randomUUID();
+        BrokerVersion version = Installation.find().orElseThrow().version();
+        List<String> remedies = new ArrayList<>();
+        List<String> rabbitEnvironment = new ArrayList<>();
+        if (version.compareTo(DEAD_LETTER_STALL_FIXED) < 0) {
+            rabbitEnvironment.add("{dead_letter_worker_publisher_confirm_timeout, " + DEAD_LETTER_CONFIRM_TIMEOUT_MS + "}");
+            remedies.add("RabbitMQ " + version + " predates " + DEAD_LETTER_STALL_FIXED + ": every node has "
+                    + "dead_letter_worker_publisher_confirm_timeout at " + DEAD_LETTER_CONFIRM_TIMEOUT_MS + " ms "
+                    + "(advanced.config), the README's remedy for retries that stall after a node loss");
+        }
         List<LocalNode> started = new ArrayList<>();
         ExecutorService starting = Executors.newFixedThreadPool(size);
         try {
             List<Future<LocalNode>> futures = new ArrayList<>();
             for (int i = 0; i < size; i++) {
-                futures.add(starting.submit(() -> LocalNode.start(purpose, cookie, settings)));
+                futures.add(starting.submit(() -> LocalNode.start(purpose, cookie, settings, rabbitEnvironment)));
             }
             IOException failure = null;
             for (Future<LocalNode> future : futures) {
@@ -72,13 +94,23 @@ public final class PrivateCluster implements AutoCloseable {
             for (LocalNode node : started.subList(1, started.size())) {
                 node.joinCluster(started.get(0));
             }
-            return new PrivateCluster(started);
+            return new PrivateCluster(started, remedies);
         } catch (IOException | RuntimeException e) {
             started.forEach(LocalNode::close);
             throw e;
         } finally {
             starting.shutdownNow();
         }
+    }
+
+    /** What the cluster was given beyond the settings asked for, and why; empty if nothing. */
+    public List<String> remedies() {
+        return remedies;
+    }
+
+    /** The RabbitMQ version its nodes run. */
+    public BrokerVersion version() throws IOException {
+        return nodes.get(0).installation().version();
     }
 
     /** Its nodes, the first being the one the others joined. */
@@ -112,6 +144,33 @@ public final class PrivateCluster implements AutoCloseable {
     public ManagementApi management() {
         return ManagementApi.of(nodes.stream().map(node -> ManagementApi.withoutCredentials(node.broker().managementUri()))
                 .toList(), "guest", "guest", Optional.empty());
+    }
+
+    /**
+     * Creates a virtual host for the user and waits until every node runs it: a node that came back a moment ago
+     * may not have started it yet, and refuses a queue declared on it meanwhile.
+     */
+    public void createVhost(String vhost, String user) throws IOException {
+        ManagementApi management = management();
+        management.createVhost(vhost);
+        management.grantAll(vhost, user);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!runsEverywhere(management, vhost)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("virtual host " + vhost + " did not start on every node of " + this);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+    }
+
+    private boolean runsEverywhere(ManagementApi management, String vhost) throws IOException {
+        JsonNode state = JSON.readTree(management.get("api/vhosts/" + ManagementApi.encode(vhost))).path("cluster_state");
+        return nodes.stream().allMatch(node -> state.path(node.name()).asText().equals("running"));
     }
 
     /** A connection to a virtual host through the address list, with automatic recovery onto any node. */
