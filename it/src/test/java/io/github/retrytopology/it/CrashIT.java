@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.it.scenarios.InvoicingHandler;
 import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.decision.ParkReason;
@@ -107,7 +108,32 @@ class CrashIT {
         });
     }
 
-    /** Runs the crashing consumer in a JVM of its own, and returns how it ended. */
+    /**
+     * RabbitMQ 4 gives a quorum queue a delivery limit of 20 where nothing sets one; the service's policy sets its
+     * own, higher, and it is the one that applies: a message that crashes its consumer on every delivery still has
+     * every one of its attempts. Each reject counts toward the limit on every version, as a crash does.
+     */
+    @Test
+    void aServiceWithMoreAttemptsThanRabbitMqsDefaultDeliveryLimitKeepsThemAll() throws Exception {
+        assertThat(RetryTopology.Patient.MAX_ATTEMPTS).isGreaterThan(21);
+        Scenarios.publish(channel, RetryTopology.EXCHANGE, "patient.event", "patient");
+
+        int failed = 0;
+        while (channel.messageCount(RetryTopology.Patient.PARKING_LOT) == 0) {
+            assertThat(failed).as("failed deliveries before the broker parks it")
+                    .isLessThan(RetryTopology.Patient.MAX_ATTEMPTS);
+            GetResponse delivery = channel.basicGet(RetryTopology.Patient.QUEUE, false);
+            assertThat(delivery).as("the message, back in its queue after %d failed deliveries", failed).isNotNull();
+            channel.basicReject(delivery.getEnvelope().getDeliveryTag(), true);
+            failed++;
+            await().atMost(10, SECONDS).until(() -> channel.messageCount(RetryTopology.Patient.QUEUE)
+                    + channel.messageCount(RetryTopology.Patient.PARKING_LOT) == 1);
+        }
+
+        assertThat(failed).isEqualTo(RetryTopology.Patient.MAX_ATTEMPTS);
+    }
+
+    /** Runs the crashing consumer in a JVM of its own, and returns how it ended. */    /** Runs the crashing consumer in a JVM of its own, and returns how it ended. */
     private static int runConsumerProcess(String uri) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
