@@ -13,18 +13,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "Using it" is what the invoker build {@code src/it/readme-using-it} builds, with Maven 3.8 as with
- * the wrapper's: its {@code retry.yml}, its {@code pom.xml} and its handler, character for character. A newcomer who
- * copies them gets a build that works.
+ * The manual's "Using it" page, {@code docs/using-it.md}, is what the invoker build {@code src/it/readme-using-it}
+ * builds, with Maven 3.8 as with the wrapper's: its {@code retry.yml}, its {@code pom.xml} and its handler, character
+ * for character. A newcomer who copies them gets a build that works; the README's example is the same
+ * {@code retry.yml} and handler.
  */
 class ReadmeUsingItTest {
 
     private static final Path PROJECT = Path.of("src/it/readme-using-it");
+    private static final Path USING_IT = Path.of("../docs/using-it.md");
+    private static final Path README = Path.of("../README.md");
     private static final Pattern BLOCK = Pattern.compile("```(\\w+)\\n(.*?)```", Pattern.DOTALL);
 
     @Test
-    void theInvokerBuildHoldsTheReadmesFilesAsTheyAre() throws IOException {
-        List<String[]> blocks = blocks();
+    void theInvokerBuildHoldsTheUsingItPagesFilesAsTheyAre() throws IOException {
+        List<String[]> blocks = blocks(USING_IT);
 
         assertThat(blocks).extracting(block -> block[0]).containsExactly("sh", "yaml", "xml", "sh", "java");
         assertThat(blocks.get(0)[1]).isEqualTo("./mvnw install -DskipTests\n");
@@ -35,15 +38,25 @@ class ReadmeUsingItTest {
 
     @Test
     void importsTheDefinitionsWithAnAbsolutePath() throws IOException {
-        assertThat(blocks().get(3)[1]).contains("rabbitmqctl import_definitions \"$PWD/target/generated-resources/");
+        assertThat(blocks(USING_IT).get(3)[1])
+                .contains("rabbitmqctl import_definitions \"$PWD/target/generated-resources/");
     }
 
-    /** The fenced blocks of "Using it", each as its language and its text. */
-    private static List<String[]> blocks() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
-        String section = readme.substring(readme.indexOf("## Using it\n"), readme.indexOf("## The `retry.yml` reference\n"));
+    @Test
+    void theReadmesExampleIsTheOneTheInvokerBuildBuilds() throws IOException {
+        List<String[]> blocks = blocks(README);
+
+        assertThat(blocks).filteredOn(block -> block[0].equals("yaml")).extracting(block -> block[1])
+                .containsExactly(read("retry.yml"));
+        assertThat(blocks).filteredOn(block -> block[0].equals("java")).extracting(block -> block[1])
+                .containsExactly(read("src/main/java/com/acme/media/CdnPurge.java"));
+    }
+
+    /** The fenced blocks of a page, each as its language and its text. */
+    private static List<String[]> blocks(Path page) throws IOException {
+        String text = Files.readString(page, StandardCharsets.UTF_8);
         List<String[]> blocks = new ArrayList<>();
-        Matcher block = BLOCK.matcher(section);
+        Matcher block = BLOCK.matcher(text);
         while (block.find()) {
             blocks.add(new String[] {block.group(1), block.group(2)});
         }
