@@ -35,7 +35,7 @@ class CrashIT {
     @RegisterExtension
     static final TestVhost broker = new TestVhost();
 
-    private final Topology topology = RetryTopology.SPEC.topology().inVhost(broker.name());
+    private final Topology topology = Topology.of(RetryTopology.SPEC.inVhost(broker.name()));
     private Connection connection;
     private Channel channel;
 

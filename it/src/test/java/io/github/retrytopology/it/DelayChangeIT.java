@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.it.after.ResizerHandler;
+import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -44,7 +45,7 @@ class DelayChangeIT {
                 io.github.retrytopology.it.after.RetryTopology.VHOST_DEFINITIONS);
 
         BrokerTopology.assertHolds(broker.management(),
-                io.github.retrytopology.it.after.RetryTopology.SPEC.topology().inVhost(broker.name()));
+                Topology.of(io.github.retrytopology.it.after.RetryTopology.SPEC.inVhost(broker.name())));
         assertThat(ttl(io.github.retrytopology.it.after.RetryTopology.Resizer.RETRY_1)).isEqualTo(300);
         assertThat(channel.messageCount(parkingLot)).as("the queue and its message survived").isEqualTo(1);
 

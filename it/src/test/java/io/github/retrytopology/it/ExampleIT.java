@@ -9,6 +9,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.example.OrderPlatform;
 import io.github.retrytopology.example.RetryTopology;
+import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ class ExampleIT {
         for (RetryingConsumer consumer : consumers) {
             assertThat(consumer.stop(Duration.ofSeconds(5))).isTrue();
         }
-        Scenarios.assertQueues(channel, RetryTopology.SPEC.topology(), Map.of(RetryTopology.Ticketing.PARKING_LOT, 1));
+        Scenarios.assertQueues(channel, Topology.of(RetryTopology.SPEC), Map.of(RetryTopology.Ticketing.PARKING_LOT, 1));
         connection.close();
     }
 }

@@ -38,7 +38,7 @@ class ImportIT {
             management.createVhost(vhost);
             management.importDefinitions(vhost, Scenarios.generated(RetryTopology.class, RetryTopology.VHOST_DEFINITIONS));
 
-            BrokerTopology.assertHolds(management, RetryTopology.SPEC.topology().inVhost(vhost));
+            BrokerTopology.assertHolds(management, Topology.of(RetryTopology.SPEC.inVhost(vhost)));
         } finally {
             management.deleteVhost(vhost);
         }
@@ -51,7 +51,7 @@ class ImportIT {
         try {
             management.importDefinitions(inVhost(vhost));
 
-            BrokerTopology.assertHolds(management, RetryTopology.SPEC.topology().inVhost(vhost));
+            BrokerTopology.assertHolds(management, Topology.of(RetryTopology.SPEC.inVhost(vhost)));
         } finally {
             management.deleteVhost(vhost);
         }
@@ -64,7 +64,7 @@ class ImportIT {
                 "rabbitmqctl reaches only a broker on this machine; the management API imports are tested anyway");
         String vhost = broker.name() + "-rabbitmqctl";
         ManagementApi management = broker.management();
-        Topology topology = RetryTopology.SPEC.topology().inVhost(vhost);
+        Topology topology = Topology.of(RetryTopology.SPEC.inVhost(vhost));
         try {
             control.get().ctl("import_definitions", control.get().share("definitions.json", inVhost(vhost)));
 

@@ -54,7 +54,7 @@ class RetryScenariosIT {
 
     private final List<RetryingConsumer> consumers = new ArrayList<>();
     private final BlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
-    private final Topology topology = RetryTopology.SPEC.topology().inVhost(broker.name());
+    private final Topology topology = Topology.of(RetryTopology.SPEC.inVhost(broker.name()));
     private Connection connection;
     private Channel channel;
 

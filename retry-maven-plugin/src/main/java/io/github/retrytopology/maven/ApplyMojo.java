@@ -1,6 +1,7 @@
 package io.github.retrytopology.maven;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.plan.ApplyOptions;
 import io.github.retrytopology.runtime.plan.ApplyReport;
 import io.github.retrytopology.runtime.plan.TopologyPlanner;
@@ -42,7 +43,7 @@ public final class ApplyMojo extends BrokerMojo {
     @Override
     void run() throws IOException, MojoExecutionException, MojoFailureException {
         ApplyReport applied = TopologyPlanner.of(access())
-                .apply(RetrySpec.load(spec.toPath()), new ApplyOptions(prune, migrate), getLog()::info);
+                .apply(Specs.load(spec.toPath()), new ApplyOptions(prune, migrate), getLog()::info);
         if (applied.changedNothing()) {
             getLog().info("Changed nothing");
         }

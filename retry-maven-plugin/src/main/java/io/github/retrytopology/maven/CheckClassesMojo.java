@@ -1,10 +1,10 @@
 package io.github.retrytopology.maven;
 
-import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.classes.ClassCheck;
-import io.github.retrytopology.model.classes.NamedClass;
-import io.github.retrytopology.model.read.InvalidSpecException;
-import io.github.retrytopology.model.read.Problem;
+import io.github.retrytopology.model.classes.ClassReference;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Problem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -38,7 +38,7 @@ public final class CheckClassesMojo extends SpecMojo {
 
     @Override
     void run() throws IOException, MojoExecutionException {
-        List<NamedClass> named = NamedClass.in(RetrySpec.readBytes(spec.toPath()), spec.toString());
+        List<ClassReference> named = Specs.read(Specs.readBytes(spec.toPath()), spec.toString()).classes();
         List<Problem> problems;
         try (ProjectClasses classes = ProjectClasses.of(classPath())) {
             problems = ClassCheck.check(named, classes);

@@ -1,6 +1,7 @@
 package io.github.retrytopology.maven;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.plan.Plan;
 import io.github.retrytopology.runtime.plan.TopologyPlanner;
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class PlanMojo extends BrokerMojo {
 
     @Override
     void run() throws IOException, MojoExecutionException, MojoFailureException {
-        Plan plan = TopologyPlanner.of(access()).plan(RetrySpec.load(spec.toPath()));
+        Plan plan = TopologyPlanner.of(access()).plan(Specs.load(spec.toPath()));
         report(plan);
         judge(plan);
     }

@@ -1,6 +1,6 @@
 package io.github.retrytopology.maven;
 
-import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.model.problem.InvalidSpecException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

@@ -1,6 +1,7 @@
 package io.github.retrytopology.maven;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import java.io.IOException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -16,7 +17,7 @@ public final class ValidateMojo extends SpecMojo {
 
     @Override
     void run() throws IOException {
-        RetrySpec valid = RetrySpec.load(spec.toPath());
+        RetrySpec valid = Specs.load(spec.toPath());
         getLog().info(spec.getName() + " is valid: " + valid.services().size() + " service(s) on exchange "
                 + valid.exchange());
     }

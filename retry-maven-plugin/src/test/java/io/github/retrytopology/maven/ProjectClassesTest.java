@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.retrytopology.model.classes.ClassCheck;
-import io.github.retrytopology.model.classes.NamedClass;
-import io.github.retrytopology.model.read.Problem;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.Problem;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +78,7 @@ class ProjectClassesTest {
 
         List<Problem> problems;
         try (ProjectClasses project = ProjectClasses.of(List.of(classes, jar))) {
-            problems = ClassCheck.check(NamedClass.in(spec, "retry.yml"), project);
+            problems = ClassCheck.check(Specs.read(spec, "retry.yml").classes(), project);
         }
 
         assertThat(problems).extracting(Problem::toString).containsExactly(

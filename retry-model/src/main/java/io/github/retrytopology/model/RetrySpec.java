@@ -2,18 +2,9 @@ package io.github.retrytopology.model;
 
 import static java.util.Objects.requireNonNull;
 
-import io.github.retrytopology.model.read.InvalidSpecException;
-import io.github.retrytopology.model.read.Problems;
-import io.github.retrytopology.model.read.SpecReader;
-import io.github.retrytopology.model.topology.Topology;
-import io.github.retrytopology.model.validate.SpecValidator;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.github.retrytopology.model.load.Specs;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -21,7 +12,7 @@ import java.util.stream.Collectors;
  * A validated {@code retry.yml}: the services of one exchange and how each retries. Everything else, the
  * broker topology, the generated code and the runtime's decisions, derives from it.
  *
- * <p>Read one with {@link #load(Path)}; build one in code with the constructor.
+ * <p>Read one with {@code Specs.load(Path)}; build one in code with the constructor.
  *
  * @param javaPackage the Java package of the generated code
  * @param vhost the RabbitMQ virtual host
@@ -61,41 +52,6 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
         }
     }
 
-    /**
-     * Reads and validates a spec file.
-     *
-     * @throws InvalidSpecException listing every problem of the file, if it has any
-     * @throws IOException if the file cannot be read
-     */
-    public static RetrySpec load(Path file) throws IOException {
-        return parse(readBytes(file), file.toString());
-    }
-
-    /**
-     * Reads the bytes of a spec file, never more than one past {@link SpecReader#MAX_BYTES}: a larger file is
-     * refused anyway, and a huge one must not fill the memory first.
-     */
-    public static byte[] readBytes(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return in.readNBytes(SpecReader.MAX_BYTES + 1);
-        }
-    }
-
-    /**
-     * Reads and validates a spec.
-     *
-     * @param content the file's bytes, UTF-8
-     * @param file the file's name, as problems should name it
-     * @throws InvalidSpecException listing every problem, if there is any
-     */
-    public static RetrySpec parse(byte[] content, String file) {
-        Problems problems = new Problems();
-        Optional<RetrySpec> spec = SpecReader.read(content, file, problems)
-                .flatMap(draft -> SpecValidator.validate(draft, problems));
-        problems.throwIfAny(file);
-        return spec.orElseThrow(() -> new IllegalStateException("a spec without problems was not built: " + file));
-    }
-
     /** Returns the service with this name. */
     public Service service(String name) {
         return services.stream()
@@ -108,10 +64,5 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
     /** Returns the same spec in another virtual host: where the command line's URI or a test points it. */
     public RetrySpec inVhost(String otherVhost) {
         return new RetrySpec(javaPackage, otherVhost, exchange, queueSettings, services);
-    }
-
-    /** Returns the broker objects this spec needs. */
-    public Topology topology() {
-        return Topology.of(this);
     }
 }

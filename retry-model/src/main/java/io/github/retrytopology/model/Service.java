@@ -2,7 +2,6 @@ package io.github.retrytopology.model;
 
 import static java.util.Objects.requireNonNull;
 
-import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +69,7 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         return List.copyOf(tiers);
     }
 
-    /** Returns the tier with this number, as named by a {@link Decision.Retry}. */
+    /** Returns the tier with this number, as a {@code Decision.Retry} names it. */
     public Tier tier(int number) {
         List<Tier> tiers = tiers();
         if (number < 1 || number > tiers.size()) {
@@ -87,24 +86,6 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
      */
     public int deliveryLimit() {
         return retryPolicy.maxAttempts() - 1;
-    }
-
-    /** Decides what happens after a failed delivery; see {@link RetryPolicy#decide}. */
-    public Decision decide(int failedAttempt, Throwable failure) {
-        return retryPolicy.decide(failedAttempt, failure);
-    }
-
-    /**
-     * Returns the first route, in the spec's order, whose key matches this routing key. The runtime asks this
-     * for every delivery: it runs no stream and matches each key in time linear in the routing key's length.
-     */
-    public Optional<Route> routeFor(String routingKey) {
-        for (Route route : routes) {
-            if (route.key().matches(routingKey)) {
-                return Optional.of(route);
-            }
-        }
-        return Optional.empty();
     }
 
     /** The route with exactly this binding key. */

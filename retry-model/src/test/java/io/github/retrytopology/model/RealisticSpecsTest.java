@@ -6,7 +6,9 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Binding;
+import io.github.retrytopology.model.topology.Topology;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class RealisticSpecsTest {
 
     static RetrySpec load(String fixture) throws IOException {
-        return RetrySpec.load(Path.of("src/test/resources/specs/valid", fixture));
+        return Specs.load(Path.of("src/test/resources/specs/valid", fixture));
     }
 
     @Test
@@ -69,7 +71,7 @@ class RealisticSpecsTest {
         assertThat(spec.service("finance").routes()).containsExactly(
                 new Route(BindingKey.of("order.completed"), "orderCompleted", Optional.of("com.acme.orders.OrderEvent")),
                 Route.of("order.refunded"));
-        assertThat(spec.topology().bindings()).containsExactly(
+        assertThat(Topology.of(spec).bindings()).containsExactly(
                 new Binding("orders.events", "email", "order.created"),
                 new Binding("orders.events", "email", "order.paid"),
                 new Binding("orders.events", "finance", "order.completed"),
@@ -81,10 +83,10 @@ class RealisticSpecsTest {
     void servicesSharingARoutingKeyEachGetTheirOwnQueues() throws IOException {
         RetrySpec spec = load("shared-routing-key.yml");
 
-        assertThat(spec.topology().bindings()).containsExactly(
+        assertThat(Topology.of(spec).bindings()).containsExactly(
                 new Binding("shop.events", "invoicing", "order.placed"),
                 new Binding("shop.events", "warehouse", "order.placed"));
-        assertThat(spec.topology().queues()).extracting(queue -> queue.name()).containsExactly(
+        assertThat(Topology.of(spec).queues()).extracting(queue -> queue.name()).containsExactly(
                 "invoicing", "invoicing.parking-lot", "invoicing.retry.1", "invoicing.retry.2",
                 "warehouse", "warehouse.parking-lot", "warehouse.retry.1", "warehouse.retry.2");
     }

@@ -332,7 +332,7 @@ class ChaosIT {
         private Target(Broker broker, String vhost) throws IOException {
             this.broker = broker;
             this.vhost = vhost;
-            this.topology = RetryTopology.SPEC.topology().inVhost(vhost);
+            this.topology = Topology.of(RetryTopology.SPEC.inVhost(vhost));
             try (InputStream definitions = RetryTopology.class.getResourceAsStream(RetryTopology.VHOST_DEFINITIONS)) {
                 management().importDefinitions(vhost, new String(definitions.readAllBytes(), StandardCharsets.UTF_8));
             }

@@ -3,7 +3,8 @@ package io.github.retrytopology.maven.generator;
 import io.github.retrytopology.maven.output.GeneratedOutput;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.model.topology.Topology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +51,7 @@ public final class Generator {
      * @throws GenerationException if a template fails
      */
     public GenerationResult generate(GenerationRequest request) throws IOException {
-        byte[] spec = RetrySpec.readBytes(request.spec());
+        byte[] spec = Specs.readBytes(request.spec());
         String fingerprint = fingerprint(request, spec);
         GeneratedOutput output = new GeneratedOutput(request.javaOutput(), request.resourceOutput());
         if (output.isUpToDate(fingerprint)) {
@@ -65,7 +66,7 @@ public final class Generator {
         });
         try {
             Future<?> templates = helper.submit(Templates::load);
-            RetrySpec model = RetrySpec.parse(spec, request.spec().toString());
+            RetrySpec model = Specs.parse(spec, request.spec().toString());
             join(templates);
             List<GeneratedFile> files = render(model, new String(spec, StandardCharsets.UTF_8), request, helper);
             GeneratedOutput.Changes changes = output.write(files.stream().map(GeneratedFile::path).toList(),
@@ -84,7 +85,7 @@ public final class Generator {
      */
     public List<GeneratedFile> render(String specText, GenerationRequest request) {
         String file = request.spec().getFileName().toString();
-        RetrySpec spec = RetrySpec.parse(specText.getBytes(StandardCharsets.UTF_8), file);
+        RetrySpec spec = Specs.parse(specText.getBytes(StandardCharsets.UTF_8), file);
         return render(spec, specText, request, Runnable::run);
     }
 
@@ -94,7 +95,7 @@ public final class Generator {
         Path javaPackage = packageDirectory(request.javaOutput(), spec.javaPackage());
         Path resources = packageDirectory(request.resourceOutput(), spec.javaPackage());
         CompletableFuture<List<GeneratedFile>> definitions = CompletableFuture.supplyAsync(() -> {
-            Topology topology = spec.topology();
+            Topology topology = Topology.of(spec);
             return List.of(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true),
                     DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
         }, helper);

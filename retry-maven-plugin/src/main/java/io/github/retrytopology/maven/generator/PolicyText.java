@@ -1,8 +1,8 @@
 package io.github.retrytopology.maven.generator;
 
-import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.decision.Durations;
 import java.util.List;
 
 /** A service's retry policy in a sentence, for the generated documentation. */

@@ -4,7 +4,7 @@ import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
-import io.github.retrytopology.model.Durations;
+import io.github.retrytopology.model.decision.Durations;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +56,7 @@ public final class TopologySource {
     }
 
     /** How the class writes each type it uses: imported, or qualified where a nested class shadows it. */
-    public record Types(String service, String retrySpec, String string, String standardCharsets) {
+    public record Types(String service, String retrySpec, String specs, String string, String standardCharsets) {
     }
 
     /**
@@ -90,6 +90,7 @@ public final class TopologySource {
         Types types = new Types(
                 imports.reference("io.github.retrytopology.model.Service"),
                 imports.reference("io.github.retrytopology.model.RetrySpec"),
+                imports.reference("io.github.retrytopology.model.load.Specs"),
                 imports.reference("java.lang.String"),
                 imports.reference("java.nio.charset.StandardCharsets"));
         String generated = imports.reference("javax.annotation.processing.Generated");

@@ -38,7 +38,7 @@ public final class ${name} {
 
     /** The whole spec: every service of the exchange. */
     public static final ${types.retrySpec} SPEC =
-            ${types.retrySpec}.parse(spec().getBytes(${types.standardCharsets}.UTF_8), ${sourceName?c});
+            ${types.specs}.parse(spec().getBytes(${types.standardCharsets}.UTF_8), ${sourceName?c});
 <#list services as service>
 
     /**

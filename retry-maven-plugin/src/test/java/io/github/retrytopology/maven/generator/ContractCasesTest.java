@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
@@ -69,7 +70,7 @@ class ContractCasesTest {
 
     /** The topology class alone, which holds one constant per service: the class whose size grows with the spec. */
     private static void assertTopologyCompilesAndHolds(String text, Path work) throws Exception {
-        RetrySpec model = RetrySpec.parse(text.getBytes(StandardCharsets.UTF_8), "retry.yml");
+        RetrySpec model = Specs.parse(text.getBytes(StandardCharsets.UTF_8), "retry.yml");
         List<GeneratedFile> topology = render(text, work).stream()
                 .filter(file -> file.path().endsWith("RetryTopology.java")).toList();
 
@@ -89,7 +90,7 @@ class ContractCasesTest {
     }
 
     private static void assertCompilesAndHolds(String text, Path work) throws Exception {
-        RetrySpec model = RetrySpec.parse(text.getBytes(StandardCharsets.UTF_8), "retry.yml");
+        RetrySpec model = Specs.parse(text.getBytes(StandardCharsets.UTF_8), "retry.yml");
         List<GeneratedFile> files = render(text, work);
 
         Path classes = JavaCompilation.compile(files, payloadSources(), work);

@@ -1,6 +1,8 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.runtime.topology.ManagementApi;
@@ -29,7 +31,7 @@ class DefinitionsImportIT {
         String text = GoldenFilesTest.text(name).replaceFirst("(?m)^vhost: .*$", "") + "\nvhost: " + vhost + "\n";
         List<GeneratedFile> files = new Generator().render(text,
                 new GenerationRequest(Path.of(name + ".yml"), Path.of("/java"), Path.of("/resources"), "test"));
-        RetrySpec spec = RetrySpec.parse(text.getBytes(StandardCharsets.UTF_8), name + ".yml");
+        RetrySpec spec = Specs.parse(text.getBytes(StandardCharsets.UTF_8), name + ".yml");
         try {
             if (format.equals("cluster")) {
                 management.importDefinitions(content(files, Resources.DEFINITIONS));
@@ -38,7 +40,7 @@ class DefinitionsImportIT {
                 management.importDefinitions(vhost, content(files, Resources.VHOST_DEFINITIONS));
             }
 
-            BrokerTopology.assertHolds(management, spec.topology());
+            BrokerTopology.assertHolds(management, Topology.of(spec));
         } finally {
             management.deleteVhost(vhost);
         }

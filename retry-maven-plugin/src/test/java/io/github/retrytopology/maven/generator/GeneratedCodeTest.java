@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URL;
@@ -47,7 +48,7 @@ class GeneratedCodeTest {
     @Test
     void compilesWhenNamesClashAndHoldsTheSameModel(@TempDir Path work) throws Exception {
         Path specFile = Path.of("src/test/resources/specs/clashing-names.yml");
-        RetrySpec spec = RetrySpec.load(specFile);
+        RetrySpec spec = Specs.load(specFile);
         List<GeneratedFile> files = new Generator().render(Files.readString(specFile),
                 new GenerationRequest(specFile, work.resolve("java"), work.resolve("resources"), "test"));
         for (GeneratedFile file : files) {

@@ -1,6 +1,7 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,7 +137,7 @@ public class GeneratorBenchmark {
 
     @Benchmark
     public RetrySpec readAndValidate() {
-        return RetrySpec.parse(specBytes, "retry.yml");
+        return Specs.parse(specBytes, "retry.yml");
     }
 
     @Benchmark

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.retrytopology.maven.output.GeneratedOutput;
-import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.model.problem.InvalidSpecException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;

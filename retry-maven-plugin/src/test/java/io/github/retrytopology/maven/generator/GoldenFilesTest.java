@@ -3,6 +3,7 @@ package io.github.retrytopology.maven.generator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.schema.SpecSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,7 +72,7 @@ class GoldenFilesTest {
     }
 
     static RetrySpec spec(String name) throws IOException {
-        return RetrySpec.parse(text(name).getBytes(StandardCharsets.UTF_8), name + ".yml");
+        return Specs.parse(text(name).getBytes(StandardCharsets.UTF_8), name + ".yml");
     }
 
     static String text(String name) throws IOException {

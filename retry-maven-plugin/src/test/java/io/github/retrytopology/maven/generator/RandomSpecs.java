@@ -1,5 +1,6 @@
 package io.github.retrytopology.maven.generator;
 
+import io.github.retrytopology.model.load.Specs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

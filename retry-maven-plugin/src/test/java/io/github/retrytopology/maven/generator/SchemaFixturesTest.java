@@ -15,7 +15,8 @@ import com.networknt.schema.regex.JDKRegularExpressionFactory;
 import com.networknt.schema.regex.JoniRegularExpressionFactory;
 import com.networknt.schema.regex.RegularExpressionFactory;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -143,7 +144,7 @@ class SchemaFixturesTest {
         for (int index = 0; index < 1_000; index++) {
             byte[] bytes = specs.next(index);
             try {
-                RetrySpec.parse(bytes, "retry.yml");
+                Specs.parse(bytes, "retry.yml");
             } catch (InvalidSpecException refusedByTheBuild) {
                 continue;
             }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.read.InvalidSpecException;
-import io.github.retrytopology.model.read.Problem;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Problem;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -80,7 +81,7 @@ class SpecContractIT {
             long start = System.nanoTime();
             try {
                 RetrySpec model = assertTimeoutPreemptively(Duration.ofSeconds(30),
-                        () -> RetrySpec.parse(bytes, "retry.yml"));
+                        () -> Specs.parse(bytes, "retry.yml"));
                 String text = new String(bytes, StandardCharsets.UTF_8);
                 accepted.add(new Accepted(index, text, model, render(index, text, work)));
             } catch (InvalidSpecException e) {
@@ -237,7 +238,7 @@ class SpecContractIT {
      */
     private int importIntoTheBroker(List<Accepted> accepted) throws Exception {
         List<Accepted> chosen = accepted.stream()
-                .filter(spec -> spec.model().topology().queues().size() <= IMPORTED_QUEUES)
+                .filter(spec -> Topology.of(spec.model()).queues().size() <= IMPORTED_QUEUES)
                 .limit(IMPORTS)
                 .toList();
         ExecutorService threads = Executors.newFixedThreadPool(4);
@@ -258,7 +259,7 @@ class SpecContractIT {
     private void importOne(Accepted spec) {
         ManagementApi management = broker.management();
         String vhost = broker.name() + "-spec-" + spec.index();
-        Topology topology = spec.model().topology().inVhost(vhost);
+        Topology topology = Topology.of(spec.model().inVhost(vhost));
         boolean cluster = spec.index() % 2 == 0;
         String definitions = new String(DefinitionsJson.render(topology, Path.of("definitions.json"), cluster).content(),
                 StandardCharsets.UTF_8);

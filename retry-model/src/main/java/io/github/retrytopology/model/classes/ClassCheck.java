@@ -1,9 +1,9 @@
 package io.github.retrytopology.model.classes;
 
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.classes.NamedClass.Use;
-import io.github.retrytopology.model.read.Problem;
-import io.github.retrytopology.model.read.ProblemCode;
+import io.github.retrytopology.model.classes.ClassReference.Use;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.Suggestions;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,12 +26,12 @@ public final class ClassCheck {
     }
 
     /** Every problem of the classes a spec names, in file order; none if every class is there and fit for its use. */
-    public static List<Problem> check(List<NamedClass> named, ClassFinder finder) {
+    public static List<Problem> check(List<ClassReference> named, ClassFinder finder) {
         List<Problem> problems = new ArrayList<>();
         Supplier<Collection<String>> candidates = memoized(finder::classNames);
-        for (NamedClass one : named) {
-            problem(one.name().value(), one.use(), finder, candidates).ifPresent(problem -> problems.add(new Problem(
-                    one.name().position(), one.name().path(), problem.code(), problem.message())));
+        for (ClassReference one : named) {
+            problem(one.name(), one.use(), finder, candidates).ifPresent(problem -> problems.add(new Problem(
+                    one.position(), one.path(), problem.code(), problem.message())));
         }
         return problems;
     }

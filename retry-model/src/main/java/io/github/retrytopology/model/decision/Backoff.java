@@ -2,7 +2,6 @@ package io.github.retrytopology.model.decision;
 
 import static java.util.Objects.requireNonNull;
 
-import io.github.retrytopology.model.Durations;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;

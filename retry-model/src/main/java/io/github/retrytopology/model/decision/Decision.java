@@ -4,8 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 
-/** What to do with a message whose handling failed: retry it after a delay, or park it. */
-public sealed interface Decision permits Decision.Retry, Decision.Park {
+/**
+ * What follows a delivery's {@link Result}: acknowledge it, retry it after a delay, or park it. Only
+ * {@link RetryPolicy#decide} makes one.
+ */
+public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, Decision.Park {
+
+    /** The one acknowledgement: the handler returned. */
+    Acknowledge ACKNOWLEDGE = new Acknowledge();
+
+    /** The message is done with: acknowledge it. */
+    record Acknowledge() implements Decision {
+    }
 
     /**
      * Retry through a delay tier.

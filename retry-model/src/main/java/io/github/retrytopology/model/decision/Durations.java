@@ -1,4 +1,4 @@
-package io.github.retrytopology.model;
+package io.github.retrytopology.model.decision;
 
 import java.time.Duration;
 import java.util.Locale;

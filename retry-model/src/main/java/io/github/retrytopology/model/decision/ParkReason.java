@@ -18,7 +18,12 @@ public enum ParkReason {
      */
     DELIVERY_LIMIT("delivery-limit"),
     /** The broker dead-lettered the message from the service's queue because its own expiration passed there. */
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    /**
+     * The consumer could not republish the message at all (its publisher's headers leave no room in a frame for
+     * the failure's), and had the broker dead-letter it, as it arrived, from the service's queue.
+     */
+    UNPUBLISHABLE("unpublishable");
 
     private final String id;
 

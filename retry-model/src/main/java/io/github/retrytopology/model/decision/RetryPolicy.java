@@ -2,89 +2,139 @@ package io.github.retrytopology.model.decision;
 
 import static java.util.Objects.requireNonNull;
 
-import io.github.retrytopology.model.Durations;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The retry decision of one service, the single copy that the generator documents and the runtime applies
- * to every failed delivery.
- *
- * @param maxAttempts deliveries in all, the first included; 1 means never retry
- * @param backoff the delays before retries
- * @param nonRetryable binary names of exception classes that go straight to the parking lot
+ * to every delivery: whatever a delivery's {@link Result}, {@link #decide} says what follows. Its tiers, and the
+ * retry through each, are worked out once, when the policy is made.
  */
-public record RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable) {
+public final class RetryPolicy {
 
     /** More wait queues than this per service is a mistake, not a design. */
     public static final int MAX_TIERS = 50;
 
-    public RetryPolicy {
+    private final int maxAttempts;
+    private final Backoff backoff;
+    private final List<String> nonRetryable;
+    private final List<Duration> tiers;
+    private final List<Decision.Retry> retries;
+    /** Which listed name, if any, makes a failure of each class non-retryable; a class's hierarchy is walked once. */
+    private final ClassValue<Optional<String>> listedSupertypes = new ClassValue<>() {
+        @Override
+        protected Optional<String> computeValue(Class<?> type) {
+            return listedSupertype(type);
+        }
+    };
+
+    /**
+     * @param maxAttempts deliveries in all, the first included; 1 means never retry
+     * @param backoff the delays before retries
+     * @param nonRetryable binary names of exception classes that go straight to the parking lot
+     * @throws IllegalArgumentException if the policy cannot be: no attempt, a retry without a delay, too many
+     *     tiers, or a delay beyond RabbitMQ's TTL limit
+     */
+    public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts counts every delivery and is at least 1, got " + maxAttempts);
         }
-        requireNonNull(backoff, "backoff");
-        nonRetryable = List.copyOf(nonRetryable);
-        List<Duration> tiers = backoff.tiers(maxAttempts - 1);
+        this.maxAttempts = maxAttempts;
+        this.backoff = requireNonNull(backoff, "backoff");
+        this.nonRetryable = List.copyOf(nonRetryable);
+        this.tiers = backoff.tiers(maxAttempts - 1);
         if (maxAttempts > 1 && tiers.isEmpty()) {
             throw new IllegalArgumentException("a policy that retries needs at least one delay");
         }
         if (tiers.size() > MAX_TIERS) {
             throw new IllegalArgumentException(tiers.size() + " tiers is more than " + MAX_TIERS);
         }
+        List<Decision.Retry> retries = new ArrayList<>(tiers.size());
         for (Duration delay : tiers) {
             if (delay.compareTo(Durations.MAX_TTL) > 0) {
                 throw new IllegalArgumentException("delay " + Durations.format(delay) + " is above RabbitMQ's TTL limit");
             }
+            retries.add(new Decision.Retry(retries.size() + 1, delay));
         }
+        this.retries = List.copyOf(retries);
+    }
+
+    /** Deliveries in all, the first included; 1 means never retry. */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** The delays before retries, as the spec gives them. */
+    public Backoff backoff() {
+        return backoff;
+    }
+
+    /** Binary names of exception classes that go straight to the parking lot. */
+    public List<String> nonRetryable() {
+        return nonRetryable;
     }
 
     /** Returns the delay of each tier, in order: tier 1 first. The last tier repeats for later retries. */
     public List<Duration> tiers() {
-        return backoff.tiers(maxAttempts - 1);
+        return tiers;
+    }
+
+    /** Whether a failure of this attempt parks the message rather than retrying it. */
+    public boolean isLastAttempt(int attempt) {
+        return attempt >= maxAttempts;
     }
 
     /**
-     * Decides what happens after a failed delivery: park if the failure is listed in {@code nonRetryable}
-     * (its class, a superclass, an interface it implements, or the same of any cause), or if this was the
-     * last attempt; otherwise retry through the tier for this retry.
+     * Decides what follows a delivery:
+     * <ul>
+     *   <li>it returned: acknowledge it;
+     *   <li>no handler takes it, its body cannot be decoded, or its handler asked: park it;
+     *   <li>it threw a failure listed in {@code nonRetryable} (its class, a superclass, an interface it implements,
+     *       or the same of any cause): park it;
+     *   <li>it threw anything else, or asked for a retry: park it after the last attempt, retry it through the tier
+     *       of this retry otherwise.
+     * </ul>
      *
-     * @param failedAttempt the delivery that just failed, counted from 1
-     * @param failure what the handler threw
+     * @param attempt the delivery, counted from 1
+     * @throws IllegalArgumentException if {@code attempt} is below 1
      */
-    public Decision decide(int failedAttempt, Throwable failure) {
-        requireNonNull(failure, "failure");
-        Optional<String> listed = nonRetryableType(failure);
-        if (listed.isPresent()) {
-            return new Decision.Park(ParkReason.NON_RETRYABLE,
-                    failure.getClass().getName() + " is non-retryable (listed: " + listed.get() + ")");
+    public Decision decide(int attempt, Result result) {
+        requireNonNull(result, "result");
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempts are counted from 1, got " + attempt);
         }
-        return decideByAttempt(failedAttempt);
-    }
-
-    /**
-     * Decides by the attempt alone, whatever the failure: park after the last attempt, retry otherwise. This
-     * is the decision for a handler that asks for a retry explicitly.
-     *
-     * @param failedAttempt the delivery that just failed, counted from 1
-     */
-    public Decision decideByAttempt(int failedAttempt) {
-        if (failedAttempt < 1) {
-            throw new IllegalArgumentException("attempts are counted from 1, got " + failedAttempt);
+        if (result instanceof Result.Returned) {
+            return Decision.ACKNOWLEDGE;
         }
-        if (failedAttempt >= maxAttempts) {
-            return new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED,
-                    "attempt " + failedAttempt + " of " + maxAttempts + " failed");
+        if (result instanceof Result.NoHandler noHandler) {
+            return new Decision.Park(ParkReason.NO_HANDLER, "no handler takes routing key " + noHandler.routingKey());
         }
-        List<Duration> tiers = tiers();
-        int tier = Math.min(failedAttempt, tiers.size());
-        return new Decision.Retry(tier, tiers.get(tier - 1));
+        if (result instanceof Result.Undecodable undecodable) {
+            return new Decision.Park(ParkReason.UNDECODABLE, "cannot decode the body into "
+                    + undecodable.payloadType() + ": " + undecodable.failure().getMessage());
+        }
+        if (result instanceof Result.AskedToPark asked) {
+            return new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + asked.failure().getMessage());
+        }
+        if (result instanceof Result.Threw threw) {
+            Optional<String> listed = nonRetryableType(threw.failure());
+            if (listed.isPresent()) {
+                return new Decision.Park(ParkReason.NON_RETRYABLE,
+                        threw.failure().getClass().getName() + " is non-retryable (listed: " + listed.get() + ")");
+            }
+        }
+        if (isLastAttempt(attempt)) {
+            return new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt " + attempt + " of " + maxAttempts + " failed");
+        }
+        return retries.get(Math.min(attempt, retries.size()) - 1);
     }
 
     /** Returns the listed name that makes this failure non-retryable, if any. */
@@ -94,7 +144,7 @@ public record RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetr
         }
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
-            Optional<String> listed = listedSupertype(cause.getClass());
+            Optional<String> listed = listedSupertypes.get(cause.getClass());
             if (listed.isPresent()) {
                 return listed;
             }
@@ -115,5 +165,21 @@ public record RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetr
             pending.addAll(List.of(next.getInterfaces()));
         }
         return Optional.empty();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RetryPolicy that && maxAttempts == that.maxAttempts && backoff.equals(that.backoff)
+                && nonRetryable.equals(that.nonRetryable);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(maxAttempts, backoff, nonRetryable);
+    }
+
+    @Override
+    public String toString() {
+        return "RetryPolicy[maxAttempts=" + maxAttempts + ", backoff=" + backoff + ", nonRetryable=" + nonRetryable + "]";
     }
 }

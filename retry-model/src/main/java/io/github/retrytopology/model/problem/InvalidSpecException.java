@@ -1,6 +1,5 @@
-package io.github.retrytopology.model.read;
+package io.github.retrytopology.model.problem;
 
-import io.github.retrytopology.model.RetrySpecException;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,4 +1,4 @@
-package io.github.retrytopology.model.read;
+package io.github.retrytopology.model.problem;
 
 import static java.util.Objects.requireNonNull;
 

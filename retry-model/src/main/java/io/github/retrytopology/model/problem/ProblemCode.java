@@ -1,4 +1,4 @@
-package io.github.retrytopology.model.read;
+package io.github.retrytopology.model.problem;
 
 /**
  * The rules a spec can break. Each has a stable {@link #id()} that tools and tests may rely on; the

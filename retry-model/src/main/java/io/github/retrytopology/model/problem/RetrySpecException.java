@@ -1,4 +1,4 @@
-package io.github.retrytopology.model;
+package io.github.retrytopology.model.problem;
 
 /** The root of the exceptions that reading a retry spec can raise. */
 public class RetrySpecException extends RuntimeException {

@@ -1,5 +1,7 @@
 package io.github.retrytopology.model.read;
 
+import io.github.retrytopology.model.problem.Position;
+
 import static java.util.Objects.requireNonNull;
 
 /**

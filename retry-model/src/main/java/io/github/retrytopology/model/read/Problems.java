@@ -1,5 +1,9 @@
 package io.github.retrytopology.model.read;
 
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Position;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import java.util.ArrayList;
 import java.util.List;
 

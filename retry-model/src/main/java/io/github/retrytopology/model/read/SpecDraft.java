@@ -1,5 +1,6 @@
 package io.github.retrytopology.model.read;
 
+import io.github.retrytopology.model.problem.Position;
 import java.util.List;
 
 /**

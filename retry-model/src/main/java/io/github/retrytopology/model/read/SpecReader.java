@@ -1,5 +1,7 @@
 package io.github.retrytopology.model.read;
 
+import io.github.retrytopology.model.problem.Position;
+import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.SpecDraft.BackoffDraft;
 import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
 import io.github.retrytopology.model.read.SpecDraft.RouteDraft;

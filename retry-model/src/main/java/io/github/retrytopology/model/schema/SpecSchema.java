@@ -1,12 +1,12 @@
 package io.github.retrytopology.model.schema;
 
 import io.github.retrytopology.model.BindingKey;
-import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.model.read.SpecKey;
 import io.github.retrytopology.model.read.SpecMapping;
 import io.github.retrytopology.model.validate.SpecValidator;

@@ -79,25 +79,20 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
             settings.add(parkingLot(service));
             for (Settings queue : settings) {
                 Map<String, Object> arguments = new LinkedHashMap<>();
-                arguments.put("x-queue-type", service.queueType().id());
+                arguments.put(QueueArguments.QUEUE_TYPE, service.queueType().id());
                 if (asPolicies) {
                     if (!queue.values.isEmpty()) {
                         policies.add(new Policy(Names.policy(queue.name), Names.exactPattern(queue.name), "queues",
                                 POLICY_PRIORITY, queue.values));
                     }
                 } else {
-                    queue.values.forEach((key, value) -> arguments.put("x-" + key, value));
+                    queue.values.forEach((key, value) -> arguments.put(QueueArguments.argument(key), value));
                 }
                 queues.add(new Queue(queue.name, arguments));
             }
         }
         List<Exchange> exchanges = List.of(new Exchange(spec.exchange(), EXCHANGE_TYPE, true));
         return new Topology(spec.vhost(), exchanges, queues, bindings, policies);
-    }
-
-    /** Returns the same topology in another virtual host, for tests that each work in one of their own. */
-    public Topology inVhost(String otherVhost) {
-        return new Topology(otherVhost, exchanges, queues, bindings, policies);
     }
 
     /** Returns the queue with this name. */
@@ -149,7 +144,7 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
             values.put("dead-letter-exchange", DEFAULT_EXCHANGE);
             values.put("dead-letter-routing-key", queue);
             if (type == QueueType.QUORUM) {
-                values.put("dead-letter-strategy", "at-least-once");
+                values.put(QueueArguments.DEAD_LETTER_STRATEGY, QueueArguments.AT_LEAST_ONCE);
                 values.put("overflow", "reject-publish");
             }
         }

@@ -1,7 +1,6 @@
 package io.github.retrytopology.model.validate;
 
 import io.github.retrytopology.model.BindingKey;
-import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
@@ -9,15 +8,16 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.model.decision.RetryPolicy;
+import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.Located;
-import io.github.retrytopology.model.read.ProblemCode;
 import io.github.retrytopology.model.read.Problems;
-import io.github.retrytopology.model.read.SpecDraft;
 import io.github.retrytopology.model.read.SpecDraft.BackoffDraft;
 import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
 import io.github.retrytopology.model.read.SpecDraft.RouteDraft;
 import io.github.retrytopology.model.read.SpecDraft.ServiceDraft;
+import io.github.retrytopology.model.read.SpecDraft;
 import io.github.retrytopology.model.read.Suggestions;
 import java.lang.reflect.Modifier;
 import java.math.BigDecimal;

@@ -3,9 +3,10 @@ package io.github.retrytopology.model.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.classes.NamedClass.Use;
-import io.github.retrytopology.model.read.Problem;
-import io.github.retrytopology.model.read.ProblemCode;
+import io.github.retrytopology.model.classes.ClassReference.Use;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -49,11 +50,11 @@ class ClassCheckTest {
     };
 
     @Test
-    void namesEveryClassWhereTheSpecWritesIt() {
-        List<NamedClass> named = NamedClass.in(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml");
+    void keepsEveryClassWhereTheSpecWritesItFromItsFirstReading() {
+        List<ClassReference> named = Specs.read(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml").classes();
 
-        assertThat(named).extracting(one -> one.name().position().line() + ":" + one.name().position().column() + " "
-                        + one.use() + " " + one.name().value())
+        assertThat(named).extracting(one -> one.position().line() + ":" + one.position().column() + " "
+                        + one.use() + " " + one.name())
                 .containsExactly(
                         "6:18 NON_RETRYABLE java.lang.IllegalArgumentExeption",
                         "6:53 NON_RETRYABLE java.io.UncheckedIOException",
@@ -65,7 +66,7 @@ class ClassCheckTest {
 
     @Test
     void reportsMissingClassesAndNonExceptionsAtTheirPlaceWithTheClassMeant() {
-        List<Problem> problems = ClassCheck.check(NamedClass.in(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml"), finder);
+        List<Problem> problems = ClassCheck.check(Specs.read(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml").classes(), finder);
 
         assertThat(problems).extracting(Problem::toString).containsExactly(
                 "retry.yml:6:18 [unknown-class] defaults.nonRetryable[0]: there is no non-retryable exception "
@@ -103,12 +104,12 @@ class ClassCheckTest {
                 "java.util.List").replace("[java.util.List, io.github.retrytopology.model.classes.UncheckedIOException]",
                 "[java.io.UncheckedIOException]").getBytes(StandardCharsets.UTF_8);
 
-        assertThat(ClassCheck.check(NamedClass.in(spec, "retry.yml"), finder)).isEmpty();
+        assertThat(ClassCheck.check(Specs.read(spec, "retry.yml").classes(), finder)).isEmpty();
     }
 
     @Test
     void warnsOfTheNonRetryableClassesAnApplicationCannotLoad() {
-        RetrySpec spec = RetrySpec.parse(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml");
+        RetrySpec spec = Specs.parse(SPEC.getBytes(StandardCharsets.UTF_8), "retry.yml");
 
         assertThat(ClassCheck.nonRetryableProblems(spec.service("email"), ClassCheckTest.class.getClassLoader()))
                 .containsExactly(

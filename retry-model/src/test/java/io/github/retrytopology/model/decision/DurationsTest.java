@@ -1,4 +1,4 @@
-package io.github.retrytopology.model;
+package io.github.retrytopology.model.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -18,40 +18,40 @@ class RetryPolicyTest {
 
     @Test
     void retriesTheFirstFailureThroughTheFirstTier() {
-        assertThat(policy.decide(1, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+        assertThat(policy.decide(1, Result.threw(new IllegalStateException("boom")))).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
     }
 
     @Test
     void retriesLaterFailuresThroughTheirTier() {
-        assertThat(policy.decide(2, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
+        assertThat(policy.decide(2, Result.threw(new IllegalStateException("boom")))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
     }
 
     @Test
     void repeatsTheLastTierForRetriesBeyondIt() {
-        assertThat(policy.decide(3, new IllegalStateException("boom"))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
+        assertThat(policy.decide(3, Result.threw(new IllegalStateException("boom")))).isEqualTo(new Decision.Retry(2, ofMinutes(1)));
     }
 
     @Test
     void parksAfterTheLastAttempt() {
-        assertThat(policy.decide(4, new IllegalStateException("boom")))
+        assertThat(policy.decide(4, Result.threw(new IllegalStateException("boom"))))
                 .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed"));
     }
 
     @Test
     void parksAnAttemptBeyondTheLastToo() {
-        assertThat(policy.decide(7, new IllegalStateException("boom")))
+        assertThat(policy.decide(7, Result.threw(new IllegalStateException("boom"))))
                 .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 7 of 4 failed"));
     }
 
     @Test
     void parksAListedFailureAtOnce() {
-        assertThat(policy.decide(1, new SecurityException("denied"))).isEqualTo(new Decision.Park(
+        assertThat(policy.decide(1, Result.threw(new SecurityException("denied")))).isEqualTo(new Decision.Park(
                 ParkReason.NON_RETRYABLE, "java.lang.SecurityException is non-retryable (listed: java.lang.SecurityException)"));
     }
 
     @Test
     void parksAFailureWhoseSuperclassIsListed() {
-        assertThat(policy.decide(1, new java.io.FileNotFoundException("gone")))
+        assertThat(policy.decide(1, Result.threw(new java.io.FileNotFoundException("gone"))))
                 .isEqualTo(new Decision.Park(ParkReason.NON_RETRYABLE,
                         "java.io.FileNotFoundException is non-retryable (listed: java.io.IOException)"));
     }
@@ -60,7 +60,7 @@ class RetryPolicyTest {
     void parksAFailureWhoseCauseIsListed() {
         Exception failure = new UncheckedIOException(new IOException("disk"));
 
-        assertThat(policy.decide(1, failure)).isInstanceOf(Decision.Park.class)
+        assertThat(policy.decide(1, Result.threw(failure))).isInstanceOf(Decision.Park.class)
                 .extracting(decision -> ((Decision.Park) decision).reason()).isEqualTo(ParkReason.NON_RETRYABLE);
     }
 
@@ -68,7 +68,7 @@ class RetryPolicyTest {
     void parksAFailureWhoseInterfaceIsListed() {
         RetryPolicy byInterface = new RetryPolicy(3, Backoff.delays(ofSeconds(1)), List.of(Permanent.class.getName()));
 
-        assertThat(byInterface.decide(1, new PermanentFailure())).isInstanceOf(Decision.Park.class);
+        assertThat(byInterface.decide(1, Result.threw(new PermanentFailure()))).isInstanceOf(Decision.Park.class);
     }
 
     @Test
@@ -77,13 +77,53 @@ class RetryPolicyTest {
         Exception second = new IllegalStateException("second", first);
         first.initCause(second);
 
-        assertThat(policy.decide(1, first)).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+        assertThat(policy.decide(1, Result.threw(first))).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
     }
 
     @Test
-    void retriesByAttemptWhateverTheFailure() {
-        assertThat(policy.decideByAttempt(1)).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
-        assertThat(policy.decideByAttempt(4)).isInstanceOf(Decision.Park.class);
+    void retriesAFailureAskedToBeRetriedWhateverItsClassUntilTheLastAttempt() {
+        SecurityException listed = new SecurityException("denied");
+
+        assertThat(policy.decide(1, Result.askedToRetry(listed))).isEqualTo(new Decision.Retry(1, ofSeconds(10)));
+        assertThat(policy.decide(4, Result.askedToRetry(listed)))
+                .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed"));
+    }
+
+    @Test
+    void acknowledgesADeliveryWhoseHandlerReturned() {
+        assertThat(policy.decide(4, Result.returned())).isSameAs(Decision.ACKNOWLEDGE);
+    }
+
+    @Test
+    void parksWhatTheHandlerAsksToParkAtOnce() {
+        assertThat(policy.decide(1, Result.askedToPark(new IllegalStateException("a person must look"))))
+                .isEqualTo(new Decision.Park(ParkReason.REJECTED, "the handler parked it: a person must look"));
+    }
+
+    @Test
+    void parksABodyThatCannotBeDecodedAtOnce() {
+        assertThat(policy.decide(1, Result.undecodable("com.acme.Order", new IllegalArgumentException("not JSON"))))
+                .isEqualTo(new Decision.Park(ParkReason.UNDECODABLE, "cannot decode the body into com.acme.Order: not JSON"));
+    }
+
+    @Test
+    void parksAMessageNoHandlerTakesAtOnce() {
+        assertThat(policy.decide(1, Result.noHandler("order.lost")))
+                .isEqualTo(new Decision.Park(ParkReason.NO_HANDLER, "no handler takes routing key order.lost"));
+    }
+
+    @Test
+    void parksTheLastPossibleAttemptWithoutOverflowing() {
+        assertThat(policy.decide(Integer.MAX_VALUE, Result.threw(new IllegalStateException("boom"))))
+                .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 2147483647 of 4 failed"));
+        assertThat(policy.isLastAttempt(Integer.MAX_VALUE)).isTrue();
+        assertThat(policy.isLastAttempt(3)).isFalse();
+    }
+
+    @Test
+    void givesTheSameRetryForEachTierEveryTime() {
+        assertThat(policy.decide(2, Result.threw(new IllegalStateException("a"))))
+                .isSameAs(policy.decide(3, Result.askedToRetry(new IllegalStateException("b"))));
     }
 
     @Test
@@ -91,7 +131,7 @@ class RetryPolicyTest {
         RetryPolicy once = new RetryPolicy(1, Backoff.none(), List.of());
 
         assertThat(once.tiers()).isEmpty();
-        assertThat(once.decide(1, new IllegalStateException("boom")))
+        assertThat(once.decide(1, Result.threw(new IllegalStateException("boom"))))
                 .isEqualTo(new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 1 of 1 failed"));
     }
 
@@ -104,7 +144,7 @@ class RetryPolicyTest {
 
     @Test
     void refusesAttemptsCountedFromZero() {
-        assertThatThrownBy(() -> policy.decide(0, new IllegalStateException()))
+        assertThatThrownBy(() -> policy.decide(0, Result.threw(new IllegalStateException())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counted from 1");
     }
 

@@ -1,4 +1,4 @@
-package io.github.retrytopology.model.read;
+package io.github.retrytopology.model.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,14 +8,14 @@ import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Problem codes are the user's contract: the README lists every one. */
+/** Problem codes are the user's contract: the plugin's page of the manual lists every one. */
 class ProblemCodeDocumentationTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(ProblemCode.class)
-    void theReadmeListsTheCode(ProblemCode code) throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
+    void thePluginsPageListsTheCode(ProblemCode code) throws IOException {
+        String page = Files.readString(Path.of("../docs/plugin.md"));
 
-        assertThat(readme).contains("| `" + code.id() + "` |");
+        assertThat(page).contains("| `" + code.id() + "` |");
     }
 }

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +38,7 @@ class InvalidSpecFixturesTest {
         Path file = FIXTURES.resolve(fixture);
         Expectation expected = Expectation.of(file);
 
-        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.load(file));
+        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> Specs.load(file));
 
         assertThat(error).as("%s must be refused", fixture).isNotNull();
         assertThat(error.problems())
@@ -63,7 +67,7 @@ class InvalidSpecFixturesTest {
     @Test
     void problemsAreListedInFileOrderWithTheirPath() throws IOException {
         InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class,
-                () -> RetrySpec.load(FIXTURES.resolve("many-problems.yml")));
+                () -> Specs.load(FIXTURES.resolve("many-problems.yml")));
 
         assertThat(error.problems()).isSortedAccordingTo(Problem.IN_FILE_ORDER);
         assertThat(error.problems()).extracting(Problem::path)

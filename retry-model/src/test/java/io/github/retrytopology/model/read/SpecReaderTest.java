@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Position;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +34,7 @@ class SpecReaderTest {
     void readsAUtf8ByteOrderMark() {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
-        RetrySpec spec = RetrySpec.parse(concat(bom, VALID.getBytes(StandardCharsets.UTF_8)), "retry.yml");
+        RetrySpec spec = Specs.parse(concat(bom, VALID.getBytes(StandardCharsets.UTF_8)), "retry.yml");
 
         assertThat(spec.exchange()).isEqualTo("acme.events");
     }
@@ -92,8 +97,8 @@ class SpecReaderTest {
             }
         }
 
-        assertThat(RetrySpec.readBytes(huge)).hasSize(SpecReader.MAX_BYTES + 1);
-        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.load(huge));
+        assertThat(Specs.readBytes(huge)).hasSize(SpecReader.MAX_BYTES + 1);
+        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> Specs.load(huge));
         assertThat(error.problems()).extracting(Problem::code).containsExactly(ProblemCode.FILE_TOO_LARGE);
     }
 
@@ -140,7 +145,7 @@ class SpecReaderTest {
                     delays: *steps
                 """;
 
-        RetrySpec spec = RetrySpec.parse(shared.getBytes(StandardCharsets.UTF_8), "retry.yml");
+        RetrySpec spec = Specs.parse(shared.getBytes(StandardCharsets.UTF_8), "retry.yml");
 
         assertThat(spec.service("sms").retryPolicy().tiers()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(5));
     }
@@ -159,7 +164,7 @@ class SpecReaderTest {
     void readsWordsThatYaml11WouldTurnIntoOtherTypes() {
         String norway = VALID.replace("email:", "no:").replace("order.created", "on");
 
-        RetrySpec spec = RetrySpec.parse(norway.getBytes(StandardCharsets.UTF_8), "retry.yml");
+        RetrySpec spec = Specs.parse(norway.getBytes(StandardCharsets.UTF_8), "retry.yml");
 
         assertThat(spec.services()).singleElement().satisfies(service -> {
             assertThat(service.name()).isEqualTo("no");
@@ -169,7 +174,7 @@ class SpecReaderTest {
 
     private static InvalidSpecException refused(byte[] content) {
         InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class,
-                () -> RetrySpec.parse(content, "retry.yml"));
+                () -> Specs.parse(content, "retry.yml"));
         assertThat(error).as("the spec is refused").isNotNull();
         return error;
     }

@@ -11,6 +11,7 @@ import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Backoff;
 import io.github.retrytopology.model.decision.RetryPolicy;
+import io.github.retrytopology.model.load.Specs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class TopologyTest {
 
     private final RetrySpec spec = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES,
             List.of(EMAIL, WAREHOUSE));
-    private final Topology topology = spec.topology();
+    private final Topology topology = Topology.of(spec);
 
     @Test
     void theSpecInAnotherVhostHasTheSameTopologyThere() {
@@ -39,8 +40,9 @@ class TopologyTest {
 
         assertThat(moved.vhost()).isEqualTo("tests");
         assertThat(moved.services()).isEqualTo(spec.services());
-        assertThat(moved.topology()).isEqualTo(topology.inVhost("tests"));
-        assertThat(moved.topology()).isNotEqualTo(topology);
+        assertThat(Topology.of(moved).vhost()).isEqualTo("tests");
+        assertThat(Topology.of(moved)).isEqualTo(new Topology("tests", topology.exchanges(), topology.queues(),
+                topology.bindings(), topology.policies()));
     }
 
     @Test
@@ -107,8 +109,8 @@ class TopologyTest {
 
     @Test
     void queueArgumentsCarryEverySettingWhenThatIsAskedFor() {
-        Topology withArguments = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.ARGUMENTS,
-                List.of(EMAIL)).topology();
+        Topology withArguments = Topology.of(new RetrySpec("com.acme", "/", "shop.events", QueueSettings.ARGUMENTS,
+                List.of(EMAIL)));
 
         assertThat(withArguments.policies()).isEmpty();
         assertThat(withArguments.queue("email.retry.1").arguments()).containsExactly(
@@ -128,7 +130,7 @@ class TopologyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("validSpecs")
     void namesNeverCollide(Path file) throws IOException {
-        Topology derived = RetrySpec.load(file).topology();
+        Topology derived = Topology.of(Specs.load(file));
 
         assertThat(derived.queues()).extracting(Queue::name).doesNotHaveDuplicates();
         assertThat(derived.policies()).extracting(Policy::name).doesNotHaveDuplicates();

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.read.InvalidSpecException;
-import io.github.retrytopology.model.read.Problem;
-import io.github.retrytopology.model.read.ProblemCode;
+import io.github.retrytopology.model.RouteIndex;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.Problem;
+import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.SpecReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,11 +49,11 @@ class HostileSpecsTest {
     void readsAThousandKeysOfWildcardsThatDifferOnlyInTheirFirstWord() {
         byte[] spec = oneService(1_000, i -> "{key: 'w" + i + ".#." + "*.".repeat(120) + "#', handler: h" + i + "}");
 
-        RetrySpec read = assertTimeoutPreemptively(HANG, () -> RetrySpec.parse(spec, "retry.yml"));
+        RetrySpec read = assertTimeoutPreemptively(HANG, () -> Specs.parse(spec, "retry.yml"));
 
         assertThat(read.services().get(0).routes()).hasSize(1_000);
-        assertThat(read.services().get(0).routeFor("w999" + ".x".repeat(120))).hasValueSatisfying(
-                route -> assertThat(route.handler()).isEqualTo("h999"));
+        assertThat(RouteIndex.of(read.services().get(0), route -> route).find("w999" + ".x".repeat(120)).handler())
+                .isEqualTo("h999");
     }
 
     @Test
@@ -83,6 +85,6 @@ class HostileSpecsTest {
     }
 
     private static InvalidSpecException refused(byte[] spec) {
-        return catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.parse(spec, "retry.yml"));
+        return catchThrowableOfType(InvalidSpecException.class, () -> Specs.parse(spec, "retry.yml"));
     }
 }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.read.InvalidSpecException;
-import io.github.retrytopology.model.read.ProblemCode;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
+import io.github.retrytopology.model.problem.ProblemCode;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,7 +28,7 @@ class JavaNamesTest {
     })
     void refusesAPackageGeneratedCodeCannotBeIn(String javaPackage, String reason) {
         InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class,
-                () -> RetrySpec.parse(spec(javaPackage), "retry.yml"));
+                () -> Specs.parse(spec(javaPackage), "retry.yml"));
 
         assertThat(error.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.code()).isEqualTo(ProblemCode.BAD_PACKAGE);
@@ -38,7 +39,7 @@ class JavaNamesTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"javax.crypto.acme", "com.sun.acme", "été.retry", "_x.record.var", "c1.µ.yield"})
     void acceptsPackagesBesideTheJdksAndOfAnyScript(String javaPackage) {
-        assertThat(RetrySpec.parse(spec(javaPackage), "retry.yml").javaPackage()).isEqualTo(javaPackage);
+        assertThat(Specs.parse(spec(javaPackage), "retry.yml").javaPackage()).isEqualTo(javaPackage);
     }
 
     private static byte[] spec(String javaPackage) {
@@ -54,7 +55,7 @@ class JavaNamesTest {
         "OutOfStockException      | with the package it is declared in",
     })
     void suggestsAPackageForAClassWithoutOneOnlyWhereTheJdkHasTheClass(String className, String message) {
-        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> RetrySpec.parse(
+        InvalidSpecException error = catchThrowableOfType(InvalidSpecException.class, () -> Specs.parse(
                 ("version: 1\npackage: com.acme.retry\nexchange: acme.events\nservices:\n  email: {routingKeys: "
                         + "[order.created], maxAttempts: 1, nonRetryable: [" + className + "]}\n")
                         .getBytes(StandardCharsets.UTF_8), "retry.yml"));

@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.topology.ManagementApi;
@@ -65,7 +66,7 @@ public final class ConsumerBenchmark {
         Broker broker = Broker.shared();
         RetrySpec spec;
         try (InputStream in = ConsumerBenchmark.class.getResourceAsStream("/benchmark.yml")) {
-            spec = RetrySpec.parse(in.readAllBytes(), "benchmark.yml");
+            spec = Specs.parse(in.readAllBytes(), "benchmark.yml");
         }
         ManagementApi management = broker.management();
         management.deleteVhost(VHOST);
@@ -80,7 +81,7 @@ public final class ConsumerBenchmark {
     }
 
     private void run() throws Exception {
-        Topology topology = spec.topology().inVhost(VHOST);
+        Topology topology = Topology.of(spec.inVhost(VHOST));
         try (Connection connection = connect("declare")) {
             TopologyDeclarer.over(connection, broker.management()).declare(topology);
         }

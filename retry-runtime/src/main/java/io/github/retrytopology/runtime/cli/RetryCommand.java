@@ -3,11 +3,12 @@ package io.github.retrytopology.runtime.cli;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
-import io.github.retrytopology.model.Durations;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.model.decision.ParkReason;
-import io.github.retrytopology.model.read.InvalidSpecException;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
@@ -31,11 +32,11 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine;
 
 /**
  * The command line, for a person on call and for deployment pipelines: the parking-lot tools, and plan and
@@ -159,7 +160,7 @@ public final class RetryCommand implements Callable<Integer> {
     RetrySpec loadSpec() throws IOException {
         RetrySpec retrySpec;
         try {
-            retrySpec = RetrySpec.load(spec);
+            retrySpec = Specs.load(spec);
         } catch (InvalidSpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

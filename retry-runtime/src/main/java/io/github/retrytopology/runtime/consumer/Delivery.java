@@ -19,7 +19,7 @@ final class Delivery {
 
     private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
 
-    final ChannelConsumer.Life life;
+    final ChannelLife life;
     final Envelope envelope;
     final AMQP.BasicProperties properties;
     final byte[] body;
@@ -30,7 +30,7 @@ final class Delivery {
     private final InFlight inFlight;
     private final AtomicBoolean answered = new AtomicBoolean();
 
-    Delivery(ChannelConsumer.Life life, Envelope envelope, AMQP.BasicProperties properties, byte[] body,
+    Delivery(ChannelLife life, Envelope envelope, AMQP.BasicProperties properties, byte[] body,
             RetryHeaders headers, DeliveryContext context, Routes.Dispatch dispatch, InFlight inFlight) {
         this.life = life;
         this.envelope = envelope;
@@ -42,9 +42,9 @@ final class Delivery {
         this.inFlight = inFlight;
     }
 
-    /** Whether the channel this came on is still the consumer's, so that answering it means something. */
+    /** Whether the channel life this came in is still going, so that answering it means something. */
     boolean live() {
-        return life.isCurrent();
+        return !life.isEnded();
     }
 
     /**
@@ -78,7 +78,15 @@ final class Delivery {
         return answer(Answer.REJECT);
     }
 
-    private enum Answer { ACK, REQUEUE, REJECT }
+    /**
+     * Has the broker dead-letter the delivery as it arrived, to its queue's dead-letter target, the parking lot:
+     * for a message that cannot be republished at all. Returns whether the broker was told.
+     */
+    boolean deadLetter() {
+        return answer(Answer.DEAD_LETTER);
+    }
+
+    private enum Answer { ACK, REQUEUE, REJECT, DEAD_LETTER }
 
     /** Lets the delivery go unanswered: its channel has closed, and the broker has requeued it already. */
     void abandon() {
@@ -96,6 +104,7 @@ final class Delivery {
                 case ACK -> life.channel.basicAck(envelope.getDeliveryTag(), false);
                 case REQUEUE -> life.channel.basicNack(envelope.getDeliveryTag(), false, true);
                 case REJECT -> life.channel.basicReject(envelope.getDeliveryTag(), true);
+                case DEAD_LETTER -> life.channel.basicReject(envelope.getDeliveryTag(), false);
             }
             return true;
         } catch (IOException | AlreadyClosedException e) {
@@ -109,13 +118,13 @@ final class Delivery {
     /**
      * Acknowledges deliveries of one channel life in as few frames as it can: those below every delivery of the
      * life still unanswered in one acknowledgement with {@code multiple} set, any others one by one. Returns, for
-     * each, whether the broker was told. Only the control thread calls it (see {@link Held}).
+     * each, whether the broker was told. Only the acks lane calls it (see {@link Held}).
      */
-    static boolean[] ackAll(ChannelConsumer.Life life, List<Delivery> deliveries) {
+    static boolean[] ackAll(ChannelLife life, List<Delivery> deliveries) {
         boolean[] told = new boolean[deliveries.size()];
         deliveries.forEach(Delivery::claim);
         try {
-            if (!life.isCurrent()) {
+            if (life.isEnded()) {
                 return told;
             }
             deliveries.forEach(delivery -> life.held.release(delivery.envelope.getDeliveryTag()));

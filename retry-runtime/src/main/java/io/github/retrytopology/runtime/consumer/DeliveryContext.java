@@ -75,7 +75,7 @@ public final class DeliveryContext {
 
     /** Whether a failure now parks the message rather than retrying it. */
     public boolean isLastAttempt() {
-        return attempt >= service.retryPolicy().maxAttempts();
+        return service.retryPolicy().isLastAttempt(attempt);
     }
 
     /** When the message failed for the first time; empty on its first attempt. */

@@ -35,17 +35,20 @@ public interface DeliveryObserver {
      * What happens to a delivery once handled: acknowledged, retried or parked as {@code decision} says, or
      * requeued as it was because the consumer is stopping.
      *
-     * @param decision the retry or park; null for a success or a requeue
+     * @param decision the retry or park, or the acknowledgement of a success; null for a requeue
      */
     record Outcome(Kind kind, Decision decision) {
 
         /** The handler returned: the message is acknowledged. */
-        public static final Outcome SUCCESS = new Outcome(Kind.SUCCESS, null);
+        public static final Outcome SUCCESS = new Outcome(Kind.SUCCESS, Decision.ACKNOWLEDGE);
         /** The handler was interrupted by a stopping consumer: the message goes back as it was. */
         public static final Outcome REQUEUED = new Outcome(Kind.REQUEUED, null);
 
-        /** The message fails, and is retried or parked as the decision says. */
+        /** What the model's decision makes of the message. */
         static Outcome of(Decision decision) {
+            if (decision instanceof Decision.Acknowledge) {
+                return SUCCESS;
+            }
             return new Outcome(decision instanceof Decision.Retry ? Kind.RETRY : Kind.PARK, decision);
         }
 

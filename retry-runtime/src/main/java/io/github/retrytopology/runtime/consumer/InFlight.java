@@ -11,6 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class InFlight {
 
     private final AtomicInteger count = new AtomicInteger();
+    private final Ticker ticker;
+
+    InFlight(Ticker ticker) {
+        this.ticker = ticker;
+    }
 
     void enter() {
         count.incrementAndGet();
@@ -32,12 +37,12 @@ final class InFlight {
         return count.get();
     }
 
-    /** Waits until no delivery is in flight; returns whether that happened within the timeout. */
+    /** Waits until no delivery is in flight; returns whether that happened within the timeout, by the ticker. */
     boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = ticker.nanos() + timeout.toNanos();
         synchronized (this) {
             while (count.get() > 0) {
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline - ticker.nanos();
                 if (remaining <= 0) {
                     return false;
                 }

@@ -12,20 +12,12 @@ import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,67 +60,41 @@ public final class RetryingConsumer implements AutoCloseable {
 
     private static final long FIRST_BACK_OFF = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long LAST_BACK_OFF = TimeUnit.SECONDS.toNanos(5);
-    private static final Duration REPORT_PERIOD = Duration.ofSeconds(10);
     /**
      * How many deliveries in a row the broker must hand out for the first time before cautious consumers take
      * their full prefetch. A quorum queue hands out the deliveries that came back before any other, so the
      * first one that did not come back says they are past; a few more make sure.
      */
     static final int CAUTIOUS_RUN = 10;
+    /** How often the control lane looks at the subscriptions. */
+    private static final long CONTROL_TICK_MILLIS = 100;
     /** How long a consumer that could take deliveries may receive none before the queue is asked why. */
     private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final Connection connection;
-    private final Routes routes;
+    private final ConsumerContext context;
     private final Service service;
-    private final PayloadCodec codec;
-    private final List<RetryListener> listeners;
-    private final DeliveryObserver observer;
-    private final Clock clock;
-    private final Ticker ticker;
-    private final Duration confirmTimeout;
-    private final int prefetch;
-    private final InFlight inFlight = new InFlight();
-    private final Admission admission;
-    private final Decisions decisions;
-    private final Refusals refusals;
-    private final ScheduledExecutorService control;
     private final List<ChannelConsumer> consumers = new ArrayList<>();
     private final BlockedListener blocked;
     private final RecoveryListener recovery;
-    private final Queue<Runnable> settlements = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean settling = new AtomicBoolean();
-    private volatile boolean isBlocked;
-    private volatile boolean recovering;
-    private volatile boolean stopped;
+    /** The first stop's result, which a second stop waits for. */
+    private final AtomicReference<CompletableFuture<Boolean>> stopping = new AtomicReference<>();
+    /** The control lane's alone. */
     private long nextIdleCheck;
 
-    private RetryingConsumer(Builder builder) {
-        this.connection = builder.connection;
-        this.routes = builder.routes;
-        this.service = routes.service();
-        this.codec = builder.codec;
-        this.listeners = List.copyOf(builder.listeners);
-        this.observer = DeliveryObserver.all(builder.observers);
-        this.clock = builder.clock;
-        this.ticker = builder.ticker;
-        this.confirmTimeout = builder.confirmTimeout;
-        this.prefetch = builder.prefetch;
-        this.admission = new Admission(Math.min(builder.prefetch * builder.consumers, CAUTIOUS_RUN));
-        this.decisions = new Decisions(service);
-        this.refusals = new Refusals(service.name(), ticker, REPORT_PERIOD);
-        this.nextIdleCheck = ticker.nanos() + IDLE_CHECK_NANOS;
-        this.control = Executors.newSingleThreadScheduledExecutor(daemon("retry-" + service.name() + "-control"));
+    private RetryingConsumer(ConsumerContext context) {
+        this.context = context;
+        this.service = context.settings.service();
+        this.nextIdleCheck = context.settings.ticker().nanos() + IDLE_CHECK_NANOS;
         this.blocked = new BlockedListener() {
             @Override
             public void handleBlocked(String reason) {
-                isBlocked = true;
+                context.blocked(true);
                 log.warn("The broker blocks the connection of {}'s consumers: {}", service.queue(), reason);
             }
 
             @Override
             public void handleUnblocked() {
-                isBlocked = false;
+                context.blocked(false);
                 log.info("The broker unblocked the connection of {}'s consumers", service.queue());
             }
         };
@@ -138,13 +104,13 @@ public final class RetryingConsumer implements AutoCloseable {
         this.recovery = new RecoveryListener() {
             @Override
             public void handleRecoveryStarted(Recoverable recoverable) {
-                recovering = true;
+                context.recovering(true);
             }
 
             @Override
             public void handleRecovery(Recoverable recoverable) {
-                recovering = false;
-                execute(RetryingConsumer.this::review);
+                context.recovering(false);
+                context.control.execute(RetryingConsumer.this::review);
             }
         };
     }
@@ -161,12 +127,12 @@ public final class RetryingConsumer implements AutoCloseable {
 
     /** How many deliveries are being handled, wait to be, or wait for their republish to be confirmed. */
     public int inFlight() {
-        return inFlight.count();
+        return context.inFlight.count();
     }
 
     /** How many of its consumers are subscribed to the queue now. */
     public int consumersRunning() {
-        if (stopped) {
+        if (context.isStopped()) {
             return 0;
         }
         int running = 0;
@@ -183,10 +149,10 @@ public final class RetryingConsumer implements AutoCloseable {
      * cautious (see the class comment), one consumer is subscribed by design.
      */
     public boolean isRunning() {
-        if (stopped) {
+        if (context.isStopped()) {
             return false;
         }
-        boolean open = admission.isOpen();
+        boolean open = context.admission.isOpen();
         for (int i = 0; i < consumers.size(); i++) {
             if ((open || i == 0) && !consumers.get(i).isSubscribed()) {
                 return false;
@@ -198,32 +164,44 @@ public final class RetryingConsumer implements AutoCloseable {
     /**
      * Stops consuming: deliveries not yet handled, and those whose republish waits out a back-off, go back to
      * the queue at once; those in a handler finish, and their republishes are confirmed, within {@code timeout}.
-     * Then the channels close, and the broker requeues whatever is still unanswered.
+     * Then the channels close, and the broker requeues whatever is still unanswered. A second call waits for the
+     * first to end, and says what it said.
      *
      * @return whether every delivery in flight was answered in time
      */
     public boolean stop(Duration timeout) throws InterruptedException {
-        if (stopped) {
-            return true;
+        CompletableFuture<Boolean> mine = new CompletableFuture<>();
+        CompletableFuture<Boolean> first = stopping.compareAndExchange(null, mine);
+        if (first != null) {
+            try {
+                return first.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("stopping the consumers of " + service.queue() + " failed",
+                        e.getCause());
+            }
         }
-        stopped = true;
         try {
-            control.submit(() -> {
-                consumers.forEach(ChannelConsumer::cancel);
-                consumers.forEach(ChannelConsumer::requeueWaiting);
-            }).get();
-        } catch (ExecutionException e) {
-            log.warn("Stopping the consumers of {} failed", service.queue(), e.getCause());
-        } catch (RejectedExecutionException shutDown) {
-            log.debug("The control thread of {} had ended", service.queue());
+            boolean idle = stopConsumers(timeout);
+            mine.complete(idle);
+            return idle;
+        } catch (InterruptedException | RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            shutDown();
         }
-        boolean idle = inFlight.awaitIdle(timeout);
+    }
+
+    private boolean stopConsumers(Duration timeout) throws InterruptedException {
+        context.stopping();
+        context.control.await(() -> consumers.forEach(ChannelConsumer::cancel));
+        context.acks.await(() -> consumers.forEach(consumer -> consumer.life().republisher.requeueWaiting()));
+        boolean idle = context.inFlight.awaitIdle(timeout);
         if (!idle) {
             log.warn("{} deliveries of {} were still in flight after {}; the broker requeues them",
-                    inFlight.count(), service.queue(), timeout);
+                    context.inFlight.count(), service.queue(), timeout);
             consumers.forEach(ChannelConsumer::interruptHandler);
         }
-        shutDown();
         return idle;
     }
 
@@ -234,182 +212,49 @@ public final class RetryingConsumer implements AutoCloseable {
             stop(DEFAULT_STOP_TIMEOUT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            shutDown();
         }
     }
 
     private void shutDown() {
-        stopped = true;
-        control.shutdownNow();
-        connection.removeBlockedListener(blocked);
-        if (connection instanceof Recoverable recoverable) {
+        context.stopping();
+        context.control.stop();
+        context.acks.stop();
+        context.connection.removeBlockedListener(blocked);
+        if (context.connection instanceof Recoverable recoverable) {
             recoverable.removeRecoveryListener(recovery);
         }
         consumers.forEach(ChannelConsumer::close);
     }
 
-    // ---- What the consumers share; package-private ----
-
-    Connection connection() {
-        return connection;
-    }
-
-    Routes routes() {
-        return routes;
-    }
-
-    PayloadCodec codec() {
-        return codec;
-    }
-
-    InFlight inFlightDeliveries() {
-        return inFlight;
-    }
-
-    Admission admission() {
-        return admission;
-    }
-
-    Refusals refusals() {
-        return refusals;
-    }
-
-    Decisions decisions() {
-        return decisions;
-    }
-
-    Ticker ticker() {
-        return ticker;
-    }
-
-    Duration confirmTimeout() {
-        return confirmTimeout;
-    }
-
-    long confirmTimeoutNanos() {
-        return confirmTimeout.toNanos();
-    }
-
-    /** The wall clock's time to the millisecond, as headers keep it: cheaper to read than the clock's instant. */
-    Instant now() {
-        return Instant.ofEpochMilli(clock.millis());
-    }
-
-    boolean isStopped() {
-        return stopped;
-    }
-
-    boolean isBlocked() {
-        return isBlocked;
-    }
-
-    /** Whether the client is recovering the connection, when no consumer may subscribe. */
-    boolean isRecovering() {
-        return recovering;
-    }
-
-    /** Runs a task on the control thread; dropped once stopped, when the channels' end settles everything. */
-    void execute(Runnable task) {
-        try {
-            control.execute(task);
-        } catch (RejectedExecutionException shutDown) {
-            log.debug("Dropped a task of {}'s consumers: they have stopped", service.queue());
-        }
-    }
-
-    /**
-     * Runs what follows a confirm on the control thread. Confirms come in bursts, one callback each: they queue
-     * here, and one task drains them, so that a burst costs the control thread one wake-up, not one each.
-     */
-    void settle(Runnable settlement) {
-        settlements.add(settlement);
-        if (settling.compareAndSet(false, true)) {
-            execute(this::drainSettlements);
-        }
-    }
-
-    private void drainSettlements() {
-        settling.set(false);
-        for (Runnable settlement; (settlement = settlements.poll()) != null; ) {
-            try {
-                settlement.run();
-            } catch (RuntimeException e) {
-                log.error("Settling a republish of {} failed", service.queue(), e);
-            }
-        }
-    }
-
-    /** Runs a task on the control thread after a pause in nanoseconds. */
-    void schedule(Runnable task, long nanos) {
-        try {
-            control.schedule(task, nanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException shutDown) {
-            log.debug("Dropped a task of {}'s consumers: they have stopped", service.queue());
-        }
-    }
-
-    /** Starts observing a delivery's handling; what the observer throws is logged, never passed on. */
-    DeliveryObserver.Observation observe(DeliveryContext context) {
-        try {
-            return observer.handling(context);
-        } catch (RuntimeException e) {
-            log.warn("A delivery observer failed; ignored", e);
-            return DeliveryObserver.NONE.handling(context);
-        }
-    }
-
-    /** Tells an observation the outcome of its delivery; what it throws is logged, never passed on. */
-    void finish(DeliveryObserver.Observation observation, DeliveryObserver.Outcome outcome, Throwable failure) {
-        try {
-            observation.finished(outcome, failure);
-        } catch (RuntimeException e) {
-            log.warn("A delivery observer failed; ignored", e);
-        }
-    }
-
-    /** Tells each listener; what one throws is logged, never passed on, and the next still hears. */
-    void notifyListener(Consumer<RetryListener> event) {
-        for (RetryListener listener : listeners) {
-            try {
-                event.accept(listener);
-            } catch (RuntimeException e) {
-                log.warn("A retry listener failed; ignored", e);
-            }
-        }
-    }
-
-    int prefetch() {
-        return prefetch;
-    }
-
     /**
      * Brings the consumers in line with the admission: all of them at the configured prefetch when open, only
-     * the first, with a prefetch of 1, when cautious. Runs on the control thread.
+     * the first, with a prefetch of 1, when cautious. On the control lane.
      */
-    void review() {
-        if (stopped) {
+    private void review() {
+        if (context.isStopped()) {
             return;
         }
-        long now = ticker.nanos();
-        boolean open = admission.isOpen();
+        long now = context.settings.ticker().nanos();
+        boolean open = context.admission.isOpen();
         for (int i = 0; i < consumers.size(); i++) {
-            consumers.get(i).steer(open || i == 0, open ? prefetch : 1, now);
+            consumers.get(i).steer(open || i == 0, open ? context.settings.prefetch() : 1, now);
         }
     }
 
-    /** Looks after deadlines, back-offs and forgotten subscriptions; runs on the control thread, every tick. */
-    private void tick() {
-        try {
-            long now = ticker.nanos();
-            consumers.forEach(consumer -> consumer.expireOverdue(now));
-            review();
-            if (now - nextIdleCheck >= 0) {
-                nextIdleCheck = now + IDLE_CHECK_NANOS;
-                checkIdle(now);
-            }
-        } catch (RuntimeException e) {
-            log.error("The control thread of {}'s consumers failed; it goes on", service.queue(), e);
+    /** Looks after the subscriptions, and the ones the broker forgot to serve; on the control lane. */
+    private void controlTick() {
+        review();
+        long now = context.settings.ticker().nanos();
+        if (now - nextIdleCheck >= 0) {
+            nextIdleCheck = now + IDLE_CHECK_NANOS;
+            checkIdle(now);
         }
+    }
+
+    /** Sends again what the broker has not confirmed in time; on the acks lane. */
+    private void acksTick() {
+        long now = context.settings.ticker().nanos();
+        consumers.forEach(consumer -> consumer.life().republisher.expireOverdue(now));
     }
 
     /**
@@ -449,14 +294,6 @@ public final class RetryingConsumer implements AutoCloseable {
             cause = cause.getCause();
         }
         return cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** Configures a {@link RetryingConsumer}; every setting has a default. */
@@ -557,10 +394,12 @@ public final class RetryingConsumer implements AutoCloseable {
         public RetryingConsumer start() throws IOException {
             routes.requireDecodable(codec);
             ClassCheck.nonRetryableProblems(routes.service()).forEach(log::warn);
-            RetryingConsumer consumer = new RetryingConsumer(this);
+            ConsumerSettings settings = ConsumerSettings.of(routes, codec, new Listeners(listeners, observers), clock,
+                    ticker, confirmTimeout, prefetch, consumers);
+            RetryingConsumer consumer = new RetryingConsumer(new ConsumerContext(settings, connection));
             try {
                 for (int i = 1; i <= consumers; i++) {
-                    consumer.consumers.add(new ChannelConsumer(consumer, i));
+                    consumer.consumers.add(new ChannelConsumer(consumer.context, i, consumer::review));
                 }
                 consumer.consumers.get(0).subscribeOrThrow(1);
             } catch (IOException | RuntimeException e) {
@@ -571,8 +410,8 @@ public final class RetryingConsumer implements AutoCloseable {
             if (connection instanceof Recoverable recoverable) {
                 recoverable.addRecoveryListener(consumer.recovery);
             }
-            long tick = Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4));
-            consumer.control.scheduleWithFixedDelay(consumer::tick, tick, tick, TimeUnit.MILLISECONDS);
+            consumer.context.control.every(CONTROL_TICK_MILLIS, consumer::controlTick);
+            consumer.context.acks.every(Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4)), consumer::acksTick);
             log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);
             return consumer;
         }

@@ -77,10 +77,19 @@ public final class RetryHeaders {
      */
     public static final String MESSAGE_ID = "retry-message-id";
 
+    /**
+     * The publisher's headers that a message parked because it could not be republished whole no longer carries,
+     * each as its name and size: they left no room in a frame for the park's.
+     */
+    public static final String DROPPED_HEADERS = "retry-dropped-headers";
+
     /** The broker's dead-letter history. */
     public static final String X_DEATH = "x-death";
     /** The broker's count of deliveries of a quorum queue message that ended without an answer. */
     public static final String X_DELIVERY_COUNT = "x-delivery-count";
+
+    /** The most bytes a publish id takes in a header table: its key, a type byte and a long. */
+    private static final int PUBLISH_ID_BYTES = 1 + PUBLISH_ID.length() + 1 + 8;
 
     /** The longest exception message kept, in characters. */
     public static final int MAX_MESSAGE_LENGTH = 1000;
@@ -91,7 +100,7 @@ public final class RetryHeaders {
     /** Every header this project writes, which it trusts only on messages that it sent itself. */
     private static final Set<String> OURS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, ORIGINAL_EXCHANGE,
             ORIGINAL_ROUTING_KEY, EXCEPTION, EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, REPLAYS,
-            PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID);
+            PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID, DROPPED_HEADERS);
     /** Headers that describe one failure and go when a message is replayed. */
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
@@ -350,13 +359,15 @@ public final class RetryHeaders {
     /**
      * Returns the headers of a message to republish after its attempt {@code attempt} failed with
      * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
-     * failure recorded; parked, if the decision parks it.
+     * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
+     * what {@link #outgoing} adds, the publisher's expiration and an identity, and the publish id of each send.
      *
+     * @param properties the failed delivery's properties, whose expiration and message id the republish carries
      * @param envelope how the failed delivery arrived, for its exchange and routing key on a first failure
      * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
      */
-    public Map<String, Object> afterFailure(Envelope envelope, int attempt, Throwable failure, Decision decision,
-            Instant now, int maxBytes) {
+    public Map<String, Object> afterFailure(AMQP.BasicProperties properties, Envelope envelope, int attempt,
+            Throwable failure, Decision decision, Instant now, int maxBytes) {
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);
         BROKER_HEADERS.forEach(next::remove);
@@ -375,12 +386,14 @@ public final class RetryHeaders {
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
         next.put(EXCEPTION, exception);
         next.put(EXCEPTION_MESSAGE, message);
+        carry(properties, next);
         // A bound of the size, counted as the headers are made rather than over the table: what the message carried,
-        // and on top of it everything this may have added or replaced.
+        // and on top of it everything this may have added or replaced, and will add to each send.
         int bound = sizeBound(headers) + entryBound(ATTEMPTS, attempt) + entryBound(timeKey, at)
                 + entryBound(ORIGINAL_EXCHANGE, envelope.getExchange())
                 + entryBound(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey()) + entryBound(EXCEPTION, exception)
-                + entryBound(EXCEPTION_MESSAGE, message);
+                + entryBound(EXCEPTION_MESSAGE, message) + entryBound(ORIGINAL_EXPIRATION, next.get(ORIGINAL_EXPIRATION))
+                + entryBound(MESSAGE_ID, next.get(MESSAGE_ID)) + PUBLISH_ID_BYTES;
         if (decision instanceof Decision.Park park) {
             putPark(next, park, at);
             bound += entryBound(PARK_REASON, next.get(PARK_REASON)) + entryBound(PARK_DETAIL, next.get(PARK_DETAIL))
@@ -398,11 +411,12 @@ public final class RetryHeaders {
             return next;
         }
         // Drop the oldest lines, then the exception message, until the headers fit in a frame.
-        while (size(next) > maxBytes && !kept.isEmpty()) {
+        int room = maxBytes - PUBLISH_ID_BYTES;
+        while (size(next) > room && !kept.isEmpty()) {
             kept = new ArrayList<>(kept.subList(1, kept.size()));
             next.put(FAILURES, Collections.unmodifiableList(kept));
         }
-        if (size(next) > maxBytes) {
+        if (size(next) > room) {
             next.put(EXCEPTION_MESSAGE, "");
         }
         return next;
@@ -418,6 +432,41 @@ public final class RetryHeaders {
         next.putIfAbsent(ORIGINAL_EXCHANGE, envelope.getExchange());
         next.putIfAbsent(ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
         putPark(next, park, Timestamps.format(now));
+        return next;
+    }
+
+    /**
+     * Returns the headers of a message parked because no republish of it fits the connection's frame: its
+     * publisher's headers, the largest dropped first until the park's fit in {@code maxBytes} as sent, and named in
+     * {@value #DROPPED_HEADERS}. The body and the other properties are kept whole.
+     */
+    public Map<String, Object> parkedWithoutRoom(AMQP.BasicProperties properties, Envelope envelope,
+            Decision.Park park, Instant now, int maxBytes) {
+        Map<String, Object> next = parked(envelope, park, now);
+        carry(properties, next);
+        List<String> dropped = new ArrayList<>();
+        int room = maxBytes - PUBLISH_ID_BYTES;
+        while (size(next) + valueSize(dropped, true) + 2 + DROPPED_HEADERS.length() > room) {
+            Map.Entry<String, Object> largest = null;
+            int largestSize = 0;
+            for (Map.Entry<String, Object> entry : next.entrySet()) {
+                int entrySize = entrySize(entry.getKey(), entry.getValue(), true);
+                if (!OURS.contains(entry.getKey()) && entrySize > largestSize) {
+                    largest = entry;
+                    largestSize = entrySize;
+                }
+            }
+            if (largest == null) {
+                next.remove(FAILURES);
+                next.put(EXCEPTION_MESSAGE, "");
+                break;
+            }
+            dropped.add(truncate(largest.getKey(), MAX_HISTORY_LINE) + " (" + largestSize + " bytes)");
+            next.remove(largest.getKey());
+        }
+        if (!dropped.isEmpty()) {
+            next.put(DROPPED_HEADERS, Collections.unmodifiableList(dropped));
+        }
         return next;
     }
 
@@ -459,13 +508,18 @@ public final class RetryHeaders {
      * publish sequence number: {@code headers} is taken over, not copied.
      */
     public static Outgoing outgoing(AMQP.BasicProperties properties, Map<String, Object> headers) {
+        carry(properties, headers);
+        return new Outgoing(properties, headers);
+    }
+
+    /** What a republish carries in headers for its properties: the publisher's expiration, and an identity. */
+    private static void carry(AMQP.BasicProperties properties, Map<String, Object> headers) {
         if (properties.getExpiration() != null) {
             headers.put(ORIGINAL_EXPIRATION, properties.getExpiration());
         }
         if (properties.getMessageId() == null) {
             headers.putIfAbsent(MESSAGE_ID, Ids.next());
         }
-        return new Outgoing(properties, headers);
     }
 
     /** A message's properties and headers as republished; the headers are written when the properties are built. */
@@ -481,6 +535,11 @@ public final class RetryHeaders {
         /** The properties, headers included. */
         public AMQP.BasicProperties properties() {
             return build();
+        }
+
+        /** Whether the headers fit in {@code maxBytes} as each send carries them, its publish id included. */
+        public synchronized boolean fits(int maxBytes) {
+            return size(headers) + PUBLISH_ID_BYTES <= maxBytes;
         }
 
         /** The properties of one send, stamped with its publish sequence number on its channel. */
@@ -523,7 +582,7 @@ public final class RetryHeaders {
 
     /** A bound of the size that one entry adds to a header table, as {@link #sizeBound} counts it. */
     private static int entryBound(String key, Object value) {
-        return entrySize(key, value, false);
+        return value == null ? 0 : entrySize(key, value, false);
     }
 
     private static int entrySize(String key, Object value, boolean exact) {

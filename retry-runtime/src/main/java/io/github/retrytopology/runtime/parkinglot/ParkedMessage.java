@@ -7,8 +7,10 @@ import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,7 +29,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
 
     /** What {@code x-death} calls the reasons the broker parks a message for, and what this project calls them. */
     private static final Map<String, ParkReason> BROKER_REASONS = Map.of("delivery_limit", ParkReason.DELIVERY_LIMIT,
-            "expired", ParkReason.EXPIRED);
+            "expired", ParkReason.EXPIRED, "rejected", ParkReason.UNPUBLISHABLE);
 
     public ParkedMessage {
         requireNonNull(properties, "properties");
@@ -43,6 +45,23 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
 
     ParkedMessage withCopies(int copies) {
         return new ParkedMessage(properties, body, copies);
+    }
+
+    /** Equal when the properties, the body's bytes and the copies are. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ParkedMessage that && copies == that.copies && properties.equals(that.properties)
+                && Arrays.equals(body, that.body);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(properties, Arrays.hashCode(body), copies);
+    }
+
+    @Override
+    public String toString() {
+        return "ParkedMessage[properties=" + properties + ", body=" + body.length + " bytes, copies=" + copies + "]";
     }
 
     /** The message's retry headers. */
@@ -128,7 +147,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
                     + "acknowledgement";
             case "expired" -> death.originalExpiration().map(ms -> "its own expiration of " + ms + " ms")
                     .orElse("its time to live") + " passed before a consumer took it";
-            case "rejected" -> "a consumer rejected it without requeueing it";
+            case "rejected" -> "a consumer rejected it without requeueing it: one that could not republish it at all";
             case "maxlen" -> "the queue was over its length limit";
             default -> "the broker gave no reason this project knows";
         };

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * The parking lot of one service: list what waits there, replay it to the service, or purge it.
@@ -48,11 +49,14 @@ public final class ParkingLot {
     private final Connection connection;
     private final Service service;
     private final Clock clock;
+    /** The monotonic clock of the waits, in nanoseconds. */
+    private final LongSupplier ticker;
 
-    private ParkingLot(Connection connection, Service service, Clock clock) {
+    private ParkingLot(Connection connection, Service service, Clock clock, LongSupplier ticker) {
         this.connection = connection;
         this.service = service;
         this.clock = clock;
+        this.ticker = ticker;
     }
 
     /** The parking lot of a service, on a connection to the service's virtual host. */
@@ -63,7 +67,7 @@ public final class ParkingLot {
     /** The same, with the clock that measures how long messages have been parked. */
     public static ParkingLot of(Connection connection, Service service, Clock clock) {
         return new ParkingLot(requireNonNull(connection, "connection"), requireNonNull(service, "service"),
-                requireNonNull(clock, "clock"));
+                requireNonNull(clock, "clock"), System::nanoTime);
     }
 
     /** The parking lot's queue. */
@@ -83,7 +87,8 @@ public final class ParkingLot {
 
     /**
      * Returns up to {@code limit} parked messages, oldest first, leaving them parked; twins of one message count
-     * once, as one message with its {@linkplain ParkedMessage#copies() copies}.
+     * once, as one message with its {@linkplain ParkedMessage#copies() copies} among those read. It reads no further
+     * than the {@code limit}th message: a twin parked after that is not counted.
      */
     public List<ParkedMessage> list(int limit) throws IOException {
         Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
@@ -91,7 +96,7 @@ public final class ParkingLot {
         long read = 0;
         try {
             long parked = channel.messageCount(queue());
-            while (read < parked) {
+            while (read < parked && messages.size() < limit) {
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
                     break;
@@ -100,11 +105,7 @@ public final class ParkingLot {
                 ParkedMessage message = ParkedMessage.of(response);
                 Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
                 ParkedMessage twin = messages.get(key);
-                if (twin != null) {
-                    messages.put(key, twin.withCopies(twin.copies() + 1));
-                } else if (messages.size() < limit) {
-                    messages.put(key, message);
-                }
+                messages.put(key, twin == null ? message : twin.withCopies(twin.copies() + 1));
             }
         } finally {
             close(channel);
@@ -119,8 +120,8 @@ public final class ParkingLot {
      * must see them.
      */
     private void awaitReturned(long read) throws IOException {
-        long deadline = System.nanoTime() + RETURN_WAIT.toNanos();
-        while (count() < read && System.nanoTime() - deadline < 0) {
+        long deadline = ticker.getAsLong() + RETURN_WAIT.toNanos();
+        while (count() < read && ticker.getAsLong() - deadline < 0) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -140,8 +141,6 @@ public final class ParkingLot {
         Instant now = clock.instant();
         Channel channel = connection.createChannel();
         AtomicReference<String> returned = new AtomicReference<>();
-        channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
-        channel.confirmSelect();
         List<Long> left = new ArrayList<>();
         Map<String, Integer> previewed = new LinkedHashMap<>();
         List<ParkedMessage> preview = new ArrayList<>();
@@ -151,6 +150,8 @@ public final class ParkingLot {
         int replayed = 0;
         int twins = 0;
         try {
+            channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
+            channel.confirmSelect();
             long parked = channel.messageCount(queue());
             while (scanned < parked) {
                 GetResponse response = channel.basicGet(queue(), false);

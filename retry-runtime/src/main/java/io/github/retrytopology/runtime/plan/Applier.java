@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import io.github.retrytopology.model.Names;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.Names.QueueName;
+import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.plan.ApplyReport.Outcome;
 import io.github.retrytopology.runtime.plan.BrokerState.DeadLetterTarget;
@@ -17,7 +20,6 @@ import io.github.retrytopology.runtime.plan.PlanEntry.Action;
 import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
 import io.github.retrytopology.runtime.topology.BrokerAccess;
 import io.github.retrytopology.runtime.topology.ManagementApi;
-import io.github.retrytopology.runtime.topology.ManagementApiException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,7 +60,7 @@ final class Applier {
     Applier(RetrySpec spec, BrokerState broker, Plan plan, ManagementApi api, BrokerAccess access, ApplyOptions options,
             Consumer<String> progress, ApplyReport.Builder report) {
         this.spec = spec;
-        this.topology = spec.topology();
+        this.topology = Topology.of(spec);
         this.broker = broker;
         this.plan = plan;
         this.api = api;
@@ -139,7 +141,7 @@ final class Applier {
                 ? "its dead-letter target " + target + " was created"
                 : "its policy now names the spec's dead-letter target instead of " + target;
         Policy policy = specPolicies.get(Names.policy(entry.name()));
-        boolean keeps = broker.queue(entry.name()).filter(queue -> "quorum".equals(queue.type())).isPresent()
+        boolean keeps = broker.queue(entry.name()).filter(queue -> QueueType.QUORUM.id().equals(queue.type())).isPresent()
                 && entry.deadLettered().orElse(1) > 0;
         if (keeps && policy != null) {
             api.putPolicy(vhost, new Policy(policy.name(), policy.pattern(), policy.applyTo(), policy.priority() + 1,
@@ -201,7 +203,7 @@ final class Applier {
                     + " not yet forwarded, which RabbitMQ would drop with it");
         }
         for (PolicyIndex index : List.of(broker.policies(), broker.operatorPolicies())) {
-            for (BrokerState.Policy policy : index.matching(temporary, "classic")) {
+            for (BrokerState.Policy policy : index.matching(temporary, QueueType.CLASSIC.id())) {
                 for (String limit : List.of("message-ttl", "expires", "max-length", "max-length-bytes")) {
                     if (policy.definition().has(limit)) {
                         return Optional.of((policy.operator() ? "operator policy '" : "policy '") + policy.name()
@@ -213,7 +215,7 @@ final class Applier {
         }
         for (BrokerState.Queue source : broker.queues().values()) {
             if (!source.name().equals(queue) && deadLettersTo(source, queue) && !redirectable(source)
-                    && !"quorum".equals(source.type()) && source.messages().orElse(0) > 0) {
+                    && !QueueType.QUORUM.id().equals(source.type()) && source.messages().orElse(0) > 0) {
                 return Optional.of(source.name() + " dead-letters to it at most once, from its arguments, and holds "
                         + Words.count(source.messages().getAsLong(), "message") + " that could expire while it is recreated; "
                         + "run apply --migrate again once they have");
@@ -229,7 +231,8 @@ final class Applier {
                 && policy.definition().containsKey("dead-letter-exchange")) {
             return Optional.of(new DeadLetterTarget((String) policy.definition().get("dead-letter-exchange"),
                     (String) policy.definition().get("dead-letter-routing-key"),
-                    String.valueOf(policy.definition().getOrDefault("dead-letter-strategy", "at-most-once"))));
+                    String.valueOf(policy.definition().getOrDefault(QueueArguments.DEAD_LETTER_STRATEGY,
+                            QueueArguments.AT_MOST_ONCE))));
         }
         return broker.deadLetterTarget(queue);
     }
@@ -399,45 +402,62 @@ final class Applier {
     }
 
     /**
-     * Deletes an orphan queue that holds nothing and has no consumer. The broker itself checks a classic queue;
-     * a quorum queue, which RabbitMQ cannot delete on that condition, is checked over AMQP just before.
+     * Deletes an orphan queue that holds nothing and has no consumer, over AMQP. The broker itself checks a classic
+     * queue, in the same step as it deletes it. RabbitMQ cannot delete a quorum queue on that condition (it closes
+     * the connection for asking): it is checked by a passive declaration, and deleted on the same channel at once.
      */
     private Optional<String> deleteIfUnused(BrokerState.Queue queue) throws IOException {
-        if ("classic".equals(queue.type())) {
-            try {
-                api.deleteQueue(vhost, queue.name(), true);
-                return Optional.empty();
-            } catch (ManagementApiException e) {
-                if (e.status() != 400) {
-                    throw e;
-                }
-                return Optional.of(e.getMessage().contains("not empty") ? "it is not empty"
-                        : e.getMessage().contains("in use") ? "it has consumers"
-                        : "the broker refused to delete it: " + e.getMessage());
-            }
-        }
         // Dead-lettered messages waiting to be forwarded are counted only in the statistics, in messages_dlx, or
         // else among all its messages; a queue whose statistics count neither is not known to be empty.
         if (queue.deadLettered().orElse(0) > 0) {
             return Optional.of("it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
         }
-        if (queue.deadLettered().isEmpty() && queue.messages().orElse(1) > 0) {
+        if (QueueType.QUORUM.id().equals(queue.type()) && queue.deadLettered().isEmpty() && queue.messages().orElse(1) > 0) {
             return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again in a "
                     + "few seconds");
         }
+        boolean quorum = QueueType.QUORUM.id().equals(queue.type());
         try (Channel channel = channel()) {
-            AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue.name());
-            if (state.getConsumerCount() > 0) {
-                return Optional.of("it has " + Words.count(state.getConsumerCount(), "consumer"));
+            if (quorum) {
+                Optional<String> inUse = inUse(channel.queueDeclarePassive(queue.name()));
+                if (inUse.isPresent()) {
+                    return inUse;
+                }
+                channel.queueDelete(queue.name());
+            } else {
+                channel.queueDelete(queue.name(), true, true);
             }
-            if (state.getMessageCount() > 0) {
-                return Optional.of("it holds " + Words.count(state.getMessageCount(), "message"));
-            }
-            api.deleteQueue(vhost, queue.name(), false);
             return Optional.empty();
+        } catch (IOException e) {
+            if (!(e.getCause() instanceof ShutdownSignalException refusal) || refusal.isHardError()
+                    || replyCode(refusal) != AMQP.PRECONDITION_FAILED) {
+                throw e;
+            }
+            // Refused as in use: what uses it, read now.
+            try (Channel channel = channel()) {
+                return Optional.of(inUse(channel.queueDeclarePassive(queue.name()))
+                        .orElse("the broker refused to delete it as in use"));
+            } catch (TimeoutException timeout) {
+                throw new IOException("the channel did not close in time", timeout);
+            }
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }
+    }
+
+    /** What keeps a queue from being deleted, as a passive declaration counts it; empty if nothing does. */
+    private static Optional<String> inUse(AMQP.Queue.DeclareOk state) {
+        if (state.getConsumerCount() > 0) {
+            return Optional.of("it has " + Words.count(state.getConsumerCount(), "consumer"));
+        }
+        if (state.getMessageCount() > 0) {
+            return Optional.of("it holds " + Words.count(state.getMessageCount(), "message"));
+        }
+        return Optional.empty();
+    }
+
+    private static int replyCode(ShutdownSignalException refusal) {
+        return refusal.getReason() instanceof AMQP.Channel.Close close ? close.getReplyCode() : 0;
     }
 
     /**

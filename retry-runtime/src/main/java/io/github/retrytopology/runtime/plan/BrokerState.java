@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import io.github.retrytopology.runtime.topology.ManagementApiException;
 import java.io.IOException;
@@ -95,10 +97,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * a queue that does not forward can be told from one that merely had messages on their way.
      *
      * @param after at least the broker's statistics interval
+     * @param sleeper what waits it out
      */
-    BrokerState readDeadLetteredAgain(ManagementApi api, String vhost, Duration after) throws IOException {
+    BrokerState readDeadLetteredAgain(ManagementApi api, String vhost, Duration after, Sleeper sleeper)
+            throws IOException {
         try {
-            Thread.sleep(after.toMillis());
+            sleeper.sleep(after);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("reading the broker was interrupted");
@@ -199,12 +203,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
         return Optional.of(new DeadLetterTarget(exchange.asText(),
                 setting(queue, policy, "dead-letter-routing-key").asText(null),
-                setting(queue, policy, "dead-letter-strategy").asText("at-most-once")));
+                setting(queue, policy, QueueArguments.DEAD_LETTER_STRATEGY).asText(QueueArguments.AT_MOST_ONCE)));
     }
 
     /** A setting of a queue: its argument, which wins, else its policy's. */
     private static JsonNode setting(Queue queue, ObjectNode policy, String key) {
-        JsonNode argument = queue.arguments().path("x-" + key);
+        JsonNode argument = queue.arguments().path(QueueArguments.argument(key));
         return argument.isMissingNode() ? policy.path(key) : argument;
     }
 
@@ -241,7 +245,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
 
         static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
             ObjectNode arguments = object(definition.path("arguments"));
-            String type = definition.path("type").asText(arguments.path("x-queue-type").asText("classic"));
+            String type = definition.path("type").asText(arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id()));
             return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
                     definition.path("auto_delete").asBoolean(), arguments, type,
                     count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
@@ -310,9 +314,9 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         boolean appliesToType(String type) {
             return switch (applyTo) {
                 case "queues", "all" -> true;
-                case "classic_queues" -> "classic".equals(type);
-                case "quorum_queues" -> "quorum".equals(type);
-                case "streams" -> "stream".equals(type);
+                case "classic_queues" -> QueueType.CLASSIC.id().equals(type);
+                case "quorum_queues" -> QueueType.QUORUM.id().equals(type);
+                case "streams" -> QueueArguments.STREAM.equals(type);
                 default -> false;
             };
         }

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Queue;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -90,7 +92,7 @@ final class Migration {
             throws IOException {
         String queue = wanted.name();
         try (Channel channel = channels.open()) {
-            channel.queueDeclare(temporary, true, false, false, Map.of("x-queue-type", "classic"));
+            channel.queueDeclare(temporary, true, false, false, Map.of(QueueArguments.QUEUE_TYPE, QueueType.CLASSIC.id()));
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }
@@ -98,7 +100,7 @@ final class Migration {
         moveBindings(bindings, queue, temporary);
         redirect.run();
         long out = move(queue, temporary, Migration::toTemporary);
-        out += deleteWhenEmpty(queue, "quorum".equals(type), temporary, Migration::toTemporary);
+        out += deleteWhenEmpty(queue, QueueType.QUORUM.id().equals(type), temporary, Migration::toTemporary);
         try (Channel channel = channels.open()) {
             channel.queueDeclare(queue, true, false, false, wanted.arguments());
         } catch (TimeoutException e) {

@@ -1,9 +1,9 @@
 package io.github.retrytopology.runtime.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Names.QueueName;
 import io.github.retrytopology.model.Names.QueueRole;
+import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
@@ -13,6 +13,7 @@ import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Exchange;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.plan.BrokerState.DeadLetterTarget;
 import io.github.retrytopology.runtime.plan.PlanEntry.Action;
@@ -74,7 +75,7 @@ final class Planner {
 
     private Planner(RetrySpec spec, BrokerState broker) {
         this.spec = spec;
-        this.topology = spec.topology();
+        this.topology = Topology.of(spec);
         this.broker = broker;
         this.asPolicies = spec.queueSettings() == QueueSettings.POLICIES;
         topology.policies().forEach(policy -> specPolicies.put(policy.name(), policy));
@@ -189,12 +190,12 @@ final class Planner {
         }
         BrokerState.Queue onBroker = present.get();
         entry.counts(onBroker);
-        String type = (String) queue.arguments().get("x-queue-type");
+        String type = (String) queue.arguments().get(QueueArguments.QUEUE_TYPE);
         entry.differ("durable", onBroker.durable(), true)
                 .differ("auto_delete", onBroker.autoDelete(), false)
-                .differ("x-queue-type", onBroker.type(), type);
+                .differ(QueueArguments.QUEUE_TYPE, onBroker.type(), type);
         for (String argument : Values.keys(onBroker.arguments(), queue.arguments())) {
-            if (!argument.equals("x-queue-type")) {
+            if (!argument.equals(QueueArguments.QUEUE_TYPE)) {
                 entry.differ(argument, Values.get(onBroker.arguments(), argument), queue.arguments().get(argument));
             }
         }
@@ -252,7 +253,8 @@ final class Planner {
             }
         });
         broker.deadLetterTarget(onBroker).filter(target -> !broker.exists(target)).ifPresent(target -> {
-            boolean keeps = "at-least-once".equals(target.strategy()) && "quorum".equals(onBroker.type());
+            boolean keeps = QueueArguments.AT_LEAST_ONCE.equals(target.strategy())
+                    && QueueType.QUORUM.id().equals(onBroker.type());
             conflicts.add("its dead-letter target, " + target.describe() + ", is missing: "
                     + (keeps ? "the messages it dead-letters wait in it" + waiting(onBroker)
                             : "a message that expires or is refused here is dropped")
@@ -313,8 +315,8 @@ final class Planner {
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         queue.arguments().forEach((key, value) -> {
-            if (!key.equals("x-queue-type")) {
-                settings.put(key.substring(2), value);
+            if (!key.equals(QueueArguments.QUEUE_TYPE)) {
+                settings.put(QueueArguments.policyKey(key), value);
             }
         });
         return settings;
@@ -373,7 +375,7 @@ final class Planner {
         for (BrokerState.Queue queue : extra) {
             QueueName name = Names.parseQueue(queue.name()).orElseThrow();
             Entry entry = new Entry(Kind.QUEUE, Optional.of(service), queue.name()).counts(queue)
-                    .broker("x-queue-type", queue.type()).broker("arguments", Values.plain(queue.arguments()));
+                    .broker(QueueArguments.QUEUE_TYPE, queue.type()).broker("arguments", Values.plain(queue.arguments()));
             entries.add(entry.build(Action.ORPHAN, whyOrphan(name, inSpec) + holds(queue)));
             broker.policies().named(Names.policy(queue.name())).ifPresent(policy -> {
                 orphanPolicy(service, policy, inSpec, true);

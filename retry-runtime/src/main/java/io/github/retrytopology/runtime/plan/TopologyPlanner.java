@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * <pre>{@code
  * TopologyPlanner planner = TopologyPlanner.of(BrokerAccess.of(List.of("https://rabbit:15671"), List.of(),
  *         Optional.of("deployer"), Optional.of(secret)));
- * Plan plan = planner.plan(RetrySpec.load(Path.of("retry.yml")));
+ * Plan plan = planner.plan(Specs.load(Path.of("retry.yml")));
  * PlanTable.lines(plan).forEach(System.out::println);
  * }</pre>
  *
@@ -39,15 +39,22 @@ public final class TopologyPlanner {
 
     private final BrokerAccess access;
     private final ManagementApi api;
+    private final Sleeper sleeper;
 
-    private TopologyPlanner(BrokerAccess access) {
+    private TopologyPlanner(BrokerAccess access, Sleeper sleeper) {
         this.access = access;
         this.api = access.managementApi();
+        this.sleeper = sleeper;
     }
 
     /** A planner for the broker that {@code access} reaches. */
     public static TopologyPlanner of(BrokerAccess access) {
-        return new TopologyPlanner(requireNonNull(access, "access"));
+        return of(access, duration -> Thread.sleep(duration.toMillis()));
+    }
+
+    /** A planner that waits for the broker's statistics with this, for tests that move time by hand. */
+    static TopologyPlanner of(BrokerAccess access, Sleeper sleeper) {
+        return new TopologyPlanner(requireNonNull(access, "access"), requireNonNull(sleeper, "sleeper"));
     }
 
     /**
@@ -66,7 +73,7 @@ public final class TopologyPlanner {
         boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
         BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
         for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
-            state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN);
+            state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
         }
         return state;
     }

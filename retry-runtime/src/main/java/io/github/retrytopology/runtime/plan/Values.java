@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Compares and converts the settings of the spec and of the broker, which write the same number differently. */
 final class Values {

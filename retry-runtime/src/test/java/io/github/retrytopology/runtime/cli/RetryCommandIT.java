@@ -13,6 +13,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -56,7 +57,7 @@ class RetryCommandIT {
 
     @Test
     void listsWhatXDeathSaysOfAMessageTheBrokerParkedItselfAndTwinsOnce() throws Exception {
-        RetrySpec spec = RetrySpec.load(SPEC);
+        RetrySpec spec = Specs.load(SPEC);
         Service orders = spec.service("orders");
         broker.declare(spec);
         ParkingLot parkingLot = ParkingLot.of(broker.connect("cli-it"), orders);
@@ -85,7 +86,7 @@ class RetryCommandIT {
 
     @Test
     void aPersonOnCallUsesTheParkingLotFromTheCommandLine() throws Exception {
-        RetrySpec spec = RetrySpec.load(SPEC);
+        RetrySpec spec = Specs.load(SPEC);
         Service orders = spec.service("orders");
         broker.declare(spec);
         ParkingLot parkingLot = ParkingLot.of(broker.connect("cli-it"), orders);
@@ -222,7 +223,7 @@ class RetryCommandIT {
     private static void park(Service service, String routingKey, String body, Exception failure, Instant parkedAt)
             throws Exception {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new Envelope(1, false, "test.events", routingKey),
+        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new AMQP.BasicProperties(), new Envelope(1, false, "test.events", routingKey),
                 4, failure, park, parkedAt, 100_000);
         AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
                 .messageId("id-" + body).contentType("application/json").build(), headers);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -13,7 +14,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +90,130 @@ class ConsumerBookkeepingTest {
         assertThat(consumer.inFlight()).isZero();
     }
 
+    /**
+     * The thread that settles confirms never waits on a broker round trip: while the subscription of a second
+     * consumer hangs (a broker slow to answer basic.consume), the first one's retries are still acknowledged.
+     */
+    @Test
+    void retriesAreAcknowledgedWhileAnotherConsumerWaitsForTheBrokerToSubscribeIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        FakeConnection fake = new FakeConnection((channel, routingKey, properties) -> {
+        }, channel -> {
+            if (channel.number == 2) {
+                release.await();
+            }
+        });
+        try {
+            consumer = RetryingConsumer.builder(fake.connection, failingOn("fail")).consumers(2).prefetch(5).start();
+            FakeConnection.FakeChannel first = fake.channels.get(0);
+            for (long tag = 1; tag <= RetryingConsumer.CAUTIOUS_RUN; tag++) {
+                first.deliver(tag, "order.created", properties(), "fine".getBytes(StandardCharsets.UTF_8));
+            }
+            await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.get(1).consumes.size() == 1);
+
+            long failing = RetryingConsumer.CAUTIOUS_RUN + 1;
+            first.deliver(failing, "order.created", properties(), "fail".getBytes(StandardCharsets.UTF_8));
+            await().atMost(5, TimeUnit.SECONDS).until(() -> first.published.size() == 1);
+            first.confirmAll();
+
+            await().atMost(5, TimeUnit.SECONDS).until(() -> first.acks.contains(failing));
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /**
+     * A consumer that the broker cancels subscribes again only after its back-off, however soon its next tick comes:
+     * RabbitMQ 3.10 closes the whole connection on a consume from a quorum queue still being deleted.
+     */
+    @Test
+    void aConsumerTheBrokerCancelsSubscribesAgainOnlyAfterItsBackOff() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        FakeConnection fake = new FakeConnection((channel, routingKey, properties) -> {
+        });
+        consumer = RetryingConsumer.builder(fake.connection, failing()).ticker(ticker).start();
+        FakeConnection.FakeChannel channel = fake.channels.get(0);
+
+        channel.cancelByBroker();
+        Thread.sleep(300); // three ticks of the control thread, the clock standing still
+
+        assertThat(channel.consumes).as("subscriptions before the back-off has passed").hasSize(1);
+        ticker.advance(Duration.ofMillis(200));
+        await().atMost(5, TimeUnit.SECONDS).until(() -> channel.consumes.size() == 2);
+    }
+
+    /**
+     * A second stop neither starts a stop of its own nor claims that every delivery was answered while one is still
+     * in its handler: it waits for the first, and says what it said.
+     */
+    @Test
+    void aSecondStopWaitsForTheFirstAndSaysWhatItSaid() throws Exception {
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        FakeConnection fake = new FakeConnection((channel, routingKey, properties) -> {
+        });
+        Routes.Builder routes = Routes.builder(ORDERS);
+        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
+            handling.countDown();
+            release.await();
+        }));
+        consumer = RetryingConsumer.builder(fake.connection, routes.build()).start();
+        Thread delivering = new Thread(() -> {
+            try {
+                fake.channels.get(0).deliver(1, "order.created", properties(), body());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "fake-dispatch");
+        delivering.start();
+        assertThat(handling.await(5, TimeUnit.SECONDS)).isTrue();
+
+        CompletableFuture<Boolean> first = stopInBackground();
+        await().atMost(5, TimeUnit.SECONDS).until(() -> !consumer.isRunning());
+        CompletableFuture<Boolean> second = stopInBackground();
+        Thread.sleep(200);
+
+        assertThat(second).as("the second stop, while a delivery is in its handler").isNotDone();
+        release.countDown();
+        assertThat(first.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(fake.channels.get(0).acks).containsExactly(1L);
+    }
+
+    private CompletableFuture<Boolean> stopInBackground() {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return consumer.stop(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** A monotonic clock that stands still until moved. */
+    private static final class ManualTicker implements Ticker {
+        private volatile long now = 1_000_000_000L;
+
+        @Override
+        public long nanos() {
+            return now;
+        }
+
+        void advance(Duration by) {
+            now += by.toNanos();
+        }
+    }
+
+    private static Routes failingOn(String body) {
+        Routes.Builder routes = Routes.builder(ORDERS);
+        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
+            if (new String(context.body(), StandardCharsets.UTF_8).equals(body)) {
+                throw new IllegalStateException("fails");
+            }
+        }));
+        return routes.build();
+    }
+
     private static Routes failing() {
         Routes.Builder routes = Routes.builder(ORDERS);
         ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
@@ -105,7 +232,7 @@ class ConsumerBookkeepingTest {
 
     private static RetrySpec load() {
         try {
-            return RetrySpec.load(Path.of("src/test/resources/specs/reliability.yml"));
+            return Specs.load(Path.of("src/test/resources/specs/reliability.yml"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -28,12 +28,24 @@ final class FakeConnection {
         void publish(FakeChannel channel, String routingKey, AMQP.BasicProperties properties) throws Exception;
     }
 
+    /** What the fake channel does when the consumer subscribes, before it answers: it may take its time. */
+    @FunctionalInterface
+    interface OnConsume {
+        void consume(FakeChannel channel) throws Exception;
+    }
+
     final List<FakeChannel> channels = new CopyOnWriteArrayList<>();
     private final OnPublish onPublish;
+    private final OnConsume onConsume;
     final Connection connection;
 
     FakeConnection(OnPublish onPublish) {
+        this(onPublish, channel -> { });
+    }
+
+    FakeConnection(OnPublish onPublish, OnConsume onConsume) {
         this.onPublish = onPublish;
+        this.onConsume = onConsume;
         this.connection = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "createChannel" -> {
@@ -62,6 +74,8 @@ final class FakeConnection {
         final List<String> published = new CopyOnWriteArrayList<>();
         final List<Long> acks = new CopyOnWriteArrayList<>();
         final List<Long> nacks = new CopyOnWriteArrayList<>();
+        final List<Long> rejects = new CopyOnWriteArrayList<>();
+        final List<String> consumes = new CopyOnWriteArrayList<>();
         final AtomicLong nextSequence = new AtomicLong(1);
         volatile Consumer consumer;
         volatile boolean open = true;
@@ -90,8 +104,10 @@ final class FakeConnection {
                             yield null;
                         }
                         case "basicConsume" -> {
-                            consumer = (Consumer) args[args.length - 1];
                             String tag = args.length > 3 ? (String) args[2] : "fake-tag";
+                            consumes.add(tag);
+                            onConsume.consume(this);
+                            consumer = (Consumer) args[args.length - 1];
                             consumer.handleConsumeOk(tag);
                             yield tag;
                         }
@@ -109,9 +125,14 @@ final class FakeConnection {
                             acks.add((Long) args[0]);
                             yield null;
                         }
-                        case "basicNack", "basicReject" -> {
+                        case "basicNack" -> {
                             requireOpen();
                             nacks.add((Long) args[0]);
+                            yield null;
+                        }
+                        case "basicReject" -> {
+                            requireOpen();
+                            rejects.add((Long) args[0]);
                             yield null;
                         }
                         case "toString" -> "fake channel " + number;
@@ -133,6 +154,15 @@ final class FakeConnection {
                     new AMQP.Channel.Close.Builder().replyCode(406).replyText("PRECONDITION_FAILED - test").build(),
                     channel);
             shutdownListeners.forEach(listener -> listener.shutdownCompleted(cause));
+        }
+
+        /** Cancels the consumer's subscription, as the broker does when its queue is deleted. */
+        void cancelByBroker() {
+            try {
+                consumer.handleCancel(consumes.get(consumes.size() - 1));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
 
         /** Confirms every publish so far. */

@@ -15,7 +15,9 @@ import com.rabbitmq.client.impl.recovery.RecordedQueue;
 import com.rabbitmq.client.impl.recovery.TopologyRecoveryFilter;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
@@ -40,6 +42,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -69,7 +73,7 @@ class ReliabilityIT {
 
     @BeforeAll
     static void loadSpec() throws IOException {
-        spec = RetrySpec.load(Path.of("src/test/resources/specs/reliability.yml"));
+        spec = Specs.load(Path.of("src/test/resources/specs/reliability.yml"));
         orders = spec.service("orders");
         ledger = spec.service("ledger");
     }
@@ -442,10 +446,10 @@ class ReliabilityIT {
      */
     @Test
     void aDeliveryThatFailsOutsideItsHandlerIsParkedByTheDeliveryLimitNotRequeuedForEver() throws Exception {
-        AtomicInteger deliveries = new AtomicInteger();
+        List<Long> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
         RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> { }))
                 .observer(context -> {
-                    deliveries.incrementAndGet();
+                    deliveries.add(System.nanoTime());
                     throw new NoClassDefFoundError("io/opentelemetry/api/trace/Span");
                 })
                 .start();
@@ -458,7 +462,77 @@ class ReliabilityIT {
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("unlucky");
         assertThat(RetryHeaders.of(parked.getProps().getHeaders()).deaths()).first()
                 .extracting(RetryHeaders.Death::reason).isEqualTo("delivery_limit");
-        assertThat(deliveries).hasValue(orders.retryPolicy().maxAttempts());
+        assertThat(deliveries).hasSize(orders.retryPolicy().maxAttempts());
+        for (int i = 1; i < deliveries.size(); i++) {
+            long pauseMillis = (deliveries.get(i) - deliveries.get(i - 1)) / 1_000_000;
+            assertThat(pauseMillis).as("the pause before delivery %d: a back-off, not a spin", i + 1)
+                    .isGreaterThanOrEqualTo(100L << (i - 1));
+        }
+    }
+
+    /**
+     * A message whose attempt count is as high as an int goes (a publisher that wrote it into a message that then
+     * went through a tier) is on its last attempt: it is parked, its handler's observation hears how it ended, and
+     * nothing overflows into a delivery that comes back for ever.
+     */
+    @Test
+    void aTrustedAttemptCountAtTheLargestIntIsTheLastAttempt() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        List<String> observed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> {
+            handled.incrementAndGet();
+            throw new IllegalStateException("fails");
+        })).observer(context -> {
+            observed.add("handling attempt " + context.attempt());
+            return (outcome, failure) -> observed.add("finished: " + outcome.id());
+        }).listener(events).start();
+        consumers.add(consumer);
+        Map<String, Object> headers = new HashMap<>();
+        headers.put(RetryHeaders.ATTEMPTS, Integer.MAX_VALUE);
+        headers.put(RetryHeaders.ORIGINAL_EXCHANGE, EXCHANGE);
+        headers.put(RetryHeaders.ORIGINAL_ROUTING_KEY, "order.created");
+
+        // Through the service's own tier, where such headers are trusted.
+        channel.basicPublish("", orders.tier(1).queue(), true, properties().headers(headers).build(),
+                "last".getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(5_000);
+
+        await().atMost(10, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(handled).hasValue(1);
+        assertThat(observed).containsExactly("handling attempt 2147483647", "finished: park");
+    }
+
+    /**
+     * A message whose publisher's headers leave no room in a frame for the failure's cannot be republished as it is,
+     * now or ever: it is parked, body and properties whole, its largest headers dropped and named, instead of its
+     * republish being sent again for ever (the client refuses it), or coming back from its tier in a frame that no
+     * client reads, the broker's dead-letter headers added (which breaks the consumer's connection).
+     */
+    @ParameterizedTest(name = "room left by the publisher''s headers: {0} bytes")
+    @ValueSource(ints = {300, 800})
+    void aMessageWhoseHeadersLeaveNoRoomForTheFailuresIsParkedWithoutThemNotRetriedForEver(int room) throws Exception {
+        RetryingConsumer consumer = start(orders, context -> {
+            throw new IllegalStateException("fails, with a message to record: " + "x".repeat(500));
+        });
+        int frame = connection.getFrameMax() == 0 ? 131_072 : connection.getFrameMax();
+        Map<String, Object> headers = Map.of("padding", "p".repeat(frame - room), "tenant", "acme");
+
+        publish("order.created", "crowded", properties().messageId("crowded-1").headers(headers).build());
+
+        await().atMost(10, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("crowded");
+        assertThat(parked.getProps().getMessageId()).isEqualTo("crowded-1");
+        Map<String, Object> parkedHeaders = parked.getProps().getHeaders();
+        assertThat(parkedHeaders).doesNotContainKey("padding");
+        assertThat(parkedHeaders.get("tenant")).hasToString("acme");
+        assertThat(parkedHeaders.get(RetryHeaders.DROPPED_HEADERS).toString())
+                .matches("\\[padding \\(\\d+ bytes\\)\\]");
+        assertThat(RetryHeaders.of(parkedHeaders).parkReason()).hasValue(ParkReason.UNPUBLISHABLE);
+        assertThat(events.parks).singleElement().extracting(Decision.Park::reason).isEqualTo(ParkReason.UNPUBLISHABLE);
+        assertThat(consumer.inFlight()).isZero();
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
@@ -62,7 +63,7 @@ class RetryingConsumerIT {
 
     @BeforeAll
     static void loadSpec() throws IOException {
-        spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        spec = Specs.load(Path.of("src/test/resources/specs/fast-retries.yml"));
         orders = spec.service("orders");
         audit = spec.service("audit");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class StartupWarningTest {
 
-    private static final Service ORDERS = RetrySpec.parse(("""
+    private static final Service ORDERS = Specs.parse(("""
             version: 1
             package: com.acme.retry
             exchange: acme.events

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class RetryHeadersTest {
 
+    private static final AMQP.BasicProperties PLAIN = new AMQP.BasicProperties.Builder().messageId("m-1").build();
+
     private static final Instant FIRST = Instant.parse("2026-11-22T10:00:00Z");
     private static final Instant LATER = FIRST.plusSeconds(30);
     private static final Envelope FROM_EXCHANGE = new Envelope(7, false, "shop.events", "order.created");
@@ -28,7 +30,7 @@ class RetryHeadersTest {
     @Test
     void aFirstFailureRecordsWhereTheMessageCameFromAndWhatFailed() {
         Map<String, Object> headers = RetryHeaders.of(Map.of("tenant", "acme"))
-                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
 
         RetryHeaders read = RetryHeaders.of(headers);
         assertThat(read.attempts()).isEqualTo(1);
@@ -46,9 +48,9 @@ class RetryHeadersTest {
     @Test
     void aLaterFailureKeepsTheOriginAndFirstFailureTime() {
         Map<String, Object> first = RetryHeaders.of(null)
-                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
+                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
         Map<String, Object> second = RetryHeaders.of(asBroker(first))
-                .afterFailure(FROM_TIER, 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
+                .afterFailure(PLAIN, FROM_TIER, 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
 
         RetryHeaders read = RetryHeaders.of(second);
         assertThat(read.attempts()).isEqualTo(2);
@@ -62,7 +64,7 @@ class RetryHeadersTest {
     @Test
     void dropsTheBrokersDeliveryCount() {
         Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
-                .afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
 
         assertThat(headers).doesNotContainKey(RetryHeaders.X_DELIVERY_COUNT);
     }
@@ -72,7 +74,7 @@ class RetryHeadersTest {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
 
         RetryHeaders read = RetryHeaders.of(RetryHeaders.of(null)
-                .afterFailure(FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
 
         assertThat(read.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(read.parkDetail()).hasValue("attempt 4 of 4 failed");
@@ -83,7 +85,7 @@ class RetryHeadersTest {
     void boundsTheExceptionMessageAndTheHistory() {
         Map<String, Object> headers = null;
         for (int attempt = 1; attempt <= 25; attempt++) {
-            headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+            headers = RetryHeaders.of(headers).afterFailure(PLAIN, FROM_EXCHANGE, attempt,
                     new IllegalStateException("x".repeat(5_000)), RETRY, FIRST, 100_000);
         }
 
@@ -98,7 +100,7 @@ class RetryHeadersTest {
     void dropsTheOldestHistoryFirstToFitASmallFrame() {
         Map<String, Object> headers = null;
         for (int attempt = 1; attempt <= 10; attempt++) {
-            headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+            headers = RetryHeaders.of(headers).afterFailure(PLAIN, FROM_EXCHANGE, attempt,
                     new IllegalStateException("y".repeat(400)), RETRY, FIRST, 2_000);
         }
 
@@ -107,13 +109,18 @@ class RetryHeadersTest {
     }
 
     @Test
-    void neverExceedsTheFrameWhateverTheMessagesAndTheAttempts() {
-        // Whether the headers fit is first judged by a bound counted as they are made: it must never fall short.
+    void neverExceedsTheFrameAsSentWhateverTheMessagesAndTheAttempts() {
+        // Whether the headers fit is first judged by a bound counted as they are made: it must never fall short, and
+        // must count what each send adds (the publisher's expiration, an identity of ours, the publish id).
         SplittableRandom random = new SplittableRandom(20261122);
         String letters = "ab\u00e9\u4e2d\ud83d\ude00 ";
         for (int run = 0; run < 2_000; run++) {
             int maxBytes = random.nextInt(900, 4_000);
             Map<String, Object> headers = random.nextBoolean() ? null : Map.of("tenant", "acme");
+            AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder()
+                    .messageId(random.nextBoolean() ? null : "order-" + run)
+                    .expiration(random.nextBoolean() ? null : String.valueOf(random.nextLong(1, Long.MAX_VALUE)))
+                    .build();
             int attempts = random.nextInt(1, 9);
             for (int attempt = 1; attempt <= attempts; attempt++) {
                 StringBuilder message = new StringBuilder();
@@ -122,10 +129,13 @@ class RetryHeadersTest {
                 }
                 Decision decision = attempt == attempts && random.nextBoolean()
                         ? new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt " + attempt + " failed") : RETRY;
-                headers = RetryHeaders.of(headers).afterFailure(FROM_EXCHANGE, attempt,
+                headers = RetryHeaders.of(headers).afterFailure(properties, FROM_EXCHANGE, attempt,
                         new IllegalStateException(message.toString()), decision, FIRST.plusSeconds(attempt), maxBytes);
-                assertThat(RetryHeaders.size(headers)).as("run %d, attempt %d", run, attempt)
+                Map<String, Object> sent = RetryHeaders.outgoing(properties, new java.util.HashMap<>(headers))
+                        .stamped(Long.MAX_VALUE).getHeaders();
+                assertThat(RetryHeaders.size(sent)).as("run %d, attempt %d", run, attempt)
                         .isLessThanOrEqualTo(maxBytes);
+                properties = properties.builder().expiration(null).build();
             }
         }
     }
@@ -134,7 +144,7 @@ class RetryHeadersTest {
     void aReplayResetsTheAttemptsAndKeepsTheOrigin() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         Map<String, Object> parked = new HashMap<>(RetryHeaders.of(Map.of("tenant", "acme"))
-                .afterFailure(FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
         parked.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         Map<String, Object> replayed = RetryHeaders.of(asBroker(parked)).forReplay();
@@ -207,7 +217,7 @@ class RetryHeadersTest {
         assertThat(arrived.originalRoutingKey()).isEmpty();
         assertThat(arrived.firstFailure()).isEmpty();
         assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(RetryHeaders.ATTEMPTS, "tenant");
-        Map<String, Object> next = arrived.afterFailure(FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY,
+        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY,
                 LATER, 100_000);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
         assertThat(RetryHeaders.of(next).firstFailure()).hasValue(LATER);
@@ -216,7 +226,7 @@ class RetryHeadersTest {
 
     @Test
     void aMessageBackFromOneOfTheServicesTiersKeepsItsRetryHeaders() {
-        Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(FROM_EXCHANGE, 1,
+        Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 1,
                 new IllegalStateException("one"), RETRY, FIRST, 100_000)));
         headers.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
@@ -239,7 +249,7 @@ class RetryHeadersTest {
     @Test
     void aReplayedMessageKeepsItsOriginalRoutingKey() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(FROM_EXCHANGE, 4,
+        Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 4,
                 new IllegalStateException("boom"), park, LATER, 100_000))).forReplay();
 
         RetryHeaders arrived = RetryHeaders.arrival(asBroker(replayed), "", TIERS);

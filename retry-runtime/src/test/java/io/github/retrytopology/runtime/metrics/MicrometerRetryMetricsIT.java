@@ -9,6 +9,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
@@ -43,7 +44,7 @@ class MicrometerRetryMetricsIT {
 
     @BeforeEach
     void start() throws Exception {
-        RetrySpec spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        RetrySpec spec = Specs.load(Path.of("src/test/resources/specs/fast-retries.yml"));
         orders = spec.service("orders");
         topology = broker.declare(spec);
         connection = broker.connect("metrics-it");

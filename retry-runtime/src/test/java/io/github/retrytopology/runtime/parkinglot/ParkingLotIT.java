@@ -13,6 +13,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.RetryRuntimeException;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
@@ -54,7 +55,7 @@ class ParkingLotIT {
 
     @BeforeAll
     static void loadSpec() throws IOException {
-        spec = RetrySpec.load(SPEC);
+        spec = Specs.load(SPEC);
         orders = spec.service("orders");
         audit = spec.service("audit");
     }
@@ -92,6 +93,24 @@ class ParkingLotIT {
         assertThat(first.parkedAt()).hasValue(NOW.minusSeconds(600));
         assertParked(2);
         assertThat(parkingLot.list(1)).hasSize(1);
+    }
+
+    @Test
+    void listingAFewReadsNoFurtherThanItShows() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            park("order.created", "message-" + i, new IllegalStateException("boom"), NOW.minusSeconds(60));
+        }
+
+        assertThat(parkingLot.list(5)).extracting(message -> new String(message.body(), StandardCharsets.UTF_8))
+                .containsExactly("message-0", "message-1", "message-2", "message-3", "message-4");
+
+        assertParked(30);
+        int readBefore = 0;
+        for (var response = channel.basicGet(orders.parkingLot(), true); response != null;
+                response = channel.basicGet(orders.parkingLot(), true)) {
+            readBefore += response.getEnvelope().isRedeliver() ? 1 : 0;
+        }
+        assertThat(readBefore).as("parked messages the listing read").isEqualTo(5);
     }
 
     @Test
@@ -229,10 +248,11 @@ class ParkingLotIT {
     /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */
     private void park(String routingKey, String body, Exception failure, Instant parkedAt) throws Exception {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new Envelope(1, false, "test.events", routingKey),
-                4, failure, park, parkedAt, 100_000);
-        AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
-                .messageId("id-" + body).contentType("application/json").build(), headers);
+        AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId("id-" + body)
+                .contentType("application/json").build();
+        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(published,
+                new Envelope(1, false, "test.events", routingKey), 4, failure, park, parkedAt, 100_000);
+        AMQP.BasicProperties properties = RetryHeaders.republish(published, headers);
         channel.basicPublish("", orders.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
         channel.waitForConfirmsOrDie(5_000);
     }

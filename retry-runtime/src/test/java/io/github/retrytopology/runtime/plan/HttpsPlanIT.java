@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.runtime.topology.BrokerAccess;
 import java.io.IOException;
@@ -118,7 +119,7 @@ class HttpsPlanIT {
         String https = "https://localhost:" + front.getAddress().getPort();
         BrokerAccess access = BrokerAccess.of(List.of(https), List.of(broker.broker().amqpUri().toString()),
                 Optional.empty(), Optional.empty());
-        RetrySpec spec = broker.inThisVhost(RetrySpec.load(Path.of("src/test/resources/specs/plan.yml")));
+        RetrySpec spec = broker.inThisVhost(Specs.load(Path.of("src/test/resources/specs/plan.yml")));
 
         ApplyReport report = TopologyPlanner.of(access.withSsl(trusting)).apply(spec, ApplyOptions.safe(), line -> { });
 

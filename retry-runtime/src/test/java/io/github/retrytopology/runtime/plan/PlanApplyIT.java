@@ -14,6 +14,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.runtime.plan.ApplyReport.Outcome;
 import io.github.retrytopology.runtime.plan.PlanEntry.Action;
@@ -79,7 +80,7 @@ class PlanApplyIT {
     private static RetrySpec spec(String settings, int maxAttempts, String delays, String type, String ordersKeys,
             String moreServices) {
         String yaml = SPEC.formatted(settings, maxAttempts, delays, type, ordersKeys, moreServices);
-        return broker.inThisVhost(RetrySpec.parse(yaml.getBytes(StandardCharsets.UTF_8), "plan.yml"));
+        return broker.inThisVhost(Specs.parse(yaml.getBytes(StandardCharsets.UTF_8), "plan.yml"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.retrytopology.runtime.plan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.topology.BrokerAccess;
@@ -99,8 +100,8 @@ public class PlanBenchmark {
             }
         }));
         api.grantAll(vhost, broker.username());
-        RetrySpec spec = RetrySpec.parse(spec(SERVICES, vhost).getBytes(StandardCharsets.UTF_8), "retry.yml");
-        Topology topology = spec.topology();
+        RetrySpec spec = Specs.parse(spec(SERVICES, vhost).getBytes(StandardCharsets.UTF_8), "retry.yml");
+        Topology topology = Topology.of(spec);
         // Policies before queues, as the broker's own import does: setting a policy costs RabbitMQ a match of every
         // policy against every queue of the vhost, seconds each once 3,000 queues are there.
         importDefinitions(broker, vhost, definitions(topology, true));

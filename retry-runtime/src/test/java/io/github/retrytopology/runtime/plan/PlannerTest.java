@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.plan.PlanEntry.Action;
 import io.github.retrytopology.runtime.plan.PlanEntry.Kind;
 import java.io.IOException;
@@ -26,7 +28,7 @@ class PlannerTest {
     private static final URI BROKER = URI.create("http://rabbit:15672/");
 
     private static RetrySpec spec(String queueType) {
-        return RetrySpec.parse("""
+        return Specs.parse("""
                 version: 1
                 package: com.acme
                 exchange: shop.events
@@ -42,8 +44,8 @@ class PlannerTest {
 
     /** The definitions and statistics of a broker that holds exactly the spec. */
     private static ObjectNode[] holding(RetrySpec spec) throws IOException {
-        ObjectNode definitions = (ObjectNode) JSON.readTree(PlanBenchmark.definitions(spec.topology(), false));
-        definitions.set("policies", JSON.readTree(PlanBenchmark.definitions(spec.topology(), true)).path("policies"));
+        ObjectNode definitions = (ObjectNode) JSON.readTree(PlanBenchmark.definitions(Topology.of(spec), false));
+        definitions.set("policies", JSON.readTree(PlanBenchmark.definitions(Topology.of(spec), true)).path("policies"));
         ObjectNode statistics = JSON.createObjectNode();
         ArrayNode queues = statistics.putArray("queues");
         for (JsonNode queue : definitions.path("queues")) {

@@ -115,7 +115,7 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
 
     /** Declares a spec's topology in this virtual host, whatever virtual host the spec names. */
     public Topology declare(RetrySpec spec) throws IOException {
-        Topology topology = spec.topology().inVhost(name);
+        Topology topology = Topology.of(spec.inVhost(name));
         try (Connection connection = connectionFactory().newConnection("declare")) {
             TopologyDeclarer.over(connection, management()).declare(topology);
         } catch (TimeoutException e) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -28,7 +29,7 @@ class TopologyDeclarerIT {
 
     @Test
     void createsEveryExchangeQueueBindingAndPolicy() throws Exception {
-        RetrySpec spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        RetrySpec spec = Specs.load(Path.of("src/test/resources/specs/fast-retries.yml"));
 
         Topology topology = broker.declare(spec);
 
@@ -51,13 +52,13 @@ class TopologyDeclarerIT {
 
     @Test
     void putsEverySettingInArgumentsWhenTheSpecSaysSo() throws Exception {
-        RetrySpec spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        RetrySpec spec = Specs.load(Path.of("src/test/resources/specs/fast-retries.yml"));
         RetrySpec withArguments = new RetrySpec(spec.javaPackage(), spec.vhost(), "arguments.events",
                 QueueSettings.ARGUMENTS, List.of(new io.github.retrytopology.model.Service("plain",
                         spec.service("orders").routes(), spec.service("orders").retryPolicy(),
                         io.github.retrytopology.model.QueueType.CLASSIC)));
 
-        Topology topology = withArguments.topology().inVhost(broker.name());
+        Topology topology = Topology.of(withArguments.inVhost(broker.name()));
         try (Connection connection = broker.connectionFactory().newConnection("declare")) {
             TopologyDeclarer.over(connection).declare(topology);
         }
@@ -70,10 +71,10 @@ class TopologyDeclarerIT {
 
     @Test
     void refusesPoliciesWithoutTheManagementApi() throws IOException, Exception {
-        RetrySpec spec = RetrySpec.load(Path.of("src/test/resources/specs/fast-retries.yml"));
+        RetrySpec spec = Specs.load(Path.of("src/test/resources/specs/fast-retries.yml"));
 
         try (Connection connection = broker.connectionFactory().newConnection("declare")) {
-            assertThatThrownBy(() -> TopologyDeclarer.over(connection).declare(spec.topology().inVhost(broker.name())))
+            assertThatThrownBy(() -> TopologyDeclarer.over(connection).declare(Topology.of(spec.inVhost(broker.name()))))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("only the management API can set");
         }

@@ -2,6 +2,7 @@ package com.acme.media.retry;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
@@ -38,7 +39,7 @@ public final class RetryTopology {
 
     /** The whole spec: every service of the exchange. */
     public static final RetrySpec SPEC =
-            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "cdn-purge.yml");
+            Specs.parse(spec().getBytes(StandardCharsets.UTF_8), "cdn-purge.yml");
 
     /**
      * Service <code>cdn-purge</code>. Up to 5 attempts, the retries waiting 10s, 30s, 1m30s and 4m30s; then the

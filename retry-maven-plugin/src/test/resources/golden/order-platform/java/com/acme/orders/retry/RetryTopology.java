@@ -2,6 +2,7 @@ package com.acme.orders.retry;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
@@ -38,7 +39,7 @@ public final class RetryTopology {
 
     /** The whole spec: every service of the exchange. */
     public static final RetrySpec SPEC =
-            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "order-platform.yml");
+            Specs.parse(spec().getBytes(StandardCharsets.UTF_8), "order-platform.yml");
 
     /**
      * Service <code>email</code>. Up to 6 attempts, the retries waiting 10s, 1m40s, 1h, 2h and 10h; then the parking

@@ -2,6 +2,7 @@ package com.acme.shop.retry;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.load.Specs;
 import java.nio.charset.StandardCharsets;
 import javax.annotation.processing.Generated;
 
@@ -38,7 +39,7 @@ public final class RetryTopology {
 
     /** The whole spec: every service of the exchange. */
     public static final RetrySpec SPEC =
-            RetrySpec.parse(spec().getBytes(StandardCharsets.UTF_8), "shared-routing-key.yml");
+            Specs.parse(spec().getBytes(StandardCharsets.UTF_8), "shared-routing-key.yml");
 
     /**
      * Service <code>invoicing</code>. Up to 3 attempts, the retries waiting 1s and 5s; then the parking lot.

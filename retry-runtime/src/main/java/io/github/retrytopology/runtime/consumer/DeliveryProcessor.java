@@ -1,0 +1,144 @@
+package io.github.retrytopology.runtime.consumer;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.Result;
+import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Handles deliveries to their end, on the thread that dispatched them: runs the handler, tells the model what came
+ * of it, and does what the model decides: acknowledge the delivery, or hand it to its channel life's republisher,
+ * which acknowledges it once the broker has its retry or park.
+ */
+final class DeliveryProcessor {
+
+    private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
+
+    private final ConsumerContext context;
+    private final ConsumerSettings settings;
+
+    DeliveryProcessor(ConsumerContext context) {
+        this.context = context;
+        this.settings = context.settings;
+    }
+
+    /** Takes in a delivery as it arrived: its headers read once, for good, and its handler found. */
+    Delivery arrived(ChannelLife life, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+        RetryHeaders headers = RetryHeaders.arrival(properties.getHeaders(), envelope.getExchange(),
+                settings.tierQueues());
+        String routingKey = headers.originalRoutingKey().orElse(envelope.getRoutingKey());
+        Routes.Dispatch dispatch = settings.routes().dispatch(routingKey);
+        DeliveryContext delivered = new DeliveryContext(settings.service(),
+                headers.originalExchange().orElse(envelope.getExchange()),
+                routingKey,
+                dispatch == null ? null : dispatch.route().key().value(),
+                // Saturates: a trusted count at the largest int is the last attempt, not a negative one.
+                headers.attempts() == Integer.MAX_VALUE ? Integer.MAX_VALUE : headers.attempts() + 1,
+                headers::firstFailure,
+                properties, headers.delivered(),
+                Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
+                body);
+        context.inFlight.enter();
+        life.held.add(envelope.getDeliveryTag());
+        return new Delivery(life, envelope, properties, body, headers, delivered, dispatch, context.inFlight);
+    }
+
+    /**
+     * Handles one delivery to its end: acknowledged, on its way to a tier or the parking lot, or requeued as it was
+     * if its handler was interrupted by a stopping consumer. The observation hears the outcome before the broker is
+     * told, whatever happens meanwhile.
+     */
+    void process(Delivery delivery) {
+        if (!delivery.live()) {
+            delivery.abandon();
+            return;
+        }
+        DeliveryContext delivered = delivery.context;
+        crossCheck(delivery);
+        DeliveryObserver.Observation observation = settings.listeners().observe(delivered);
+        DeliveryObserver.Outcome outcome = DeliveryObserver.Outcome.REQUEUED;
+        Throwable failure = null;
+        Decision decision = null;
+        try {
+            Result result = run(delivery);
+            failure = result.failure();
+            decision = settings.policy().decide(delivered.attempt(), result);
+            outcome = DeliveryObserver.Outcome.of(decision);
+        } catch (InterruptedException e) {
+            // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
+            Thread.currentThread().interrupt();
+            failure = e;
+        } finally {
+            settings.listeners().finish(observation, outcome, failure);
+        }
+        if (decision == null) {
+            log.info("{} was interrupted; it is requeued", delivered);
+            delivery.requeue();
+        } else if (decision instanceof Decision.Acknowledge) {
+            if (delivery.ack()) {
+                settings.listeners().tell(listener -> listener.onSuccess(delivered));
+            }
+        } else {
+            republish(delivery, decision, failure);
+        }
+    }
+
+    /** Runs the handler and says what came of it. */
+    private Result run(Delivery delivery) throws InterruptedException {
+        Routes.Dispatch dispatch = delivery.dispatch;
+        if (dispatch == null) {
+            return Result.noHandler(delivery.context.routingKey());
+        }
+        try {
+            dispatch.handle(delivery.context, settings.codec());
+            return Result.returned();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (UndecodablePayloadException e) {
+            return Result.undecodable(dispatch.route().payloadType().orElse("its payload"), e);
+        } catch (ParkMessageException e) {
+            return Result.askedToPark(e);
+        } catch (RetryMessageException e) {
+            return Result.askedToRetry(e);
+        } catch (Exception | Error e) {
+            return Result.threw(e);
+        }
+    }
+
+    private void republish(Delivery delivery, Decision decision, Throwable failure) {
+        String queue = decision instanceof Decision.Retry retry ? settings.tier(retry.tier()).queue()
+                : settings.service().parkingLot();
+        Map<String, Object> headers = failure == null
+                ? delivery.headers.parked(delivery.envelope, (Decision.Park) decision, settings.now())
+                : delivery.headers.afterFailure(delivery.properties, delivery.envelope, delivery.context.attempt(),
+                        failure, decision, settings.now(), delivery.life.maxHeaderBytes);
+        delivery.life.republisher.send(new Republish(delivery, decision, failure, queue,
+                RetryHeaders.outgoing(delivery.properties, headers), settings.ticker().nanos()));
+    }
+
+    /**
+     * Logs what the broker says about a delivery's past: an earlier delivery that ended unanswered, or a message
+     * that came back from a tier queue without our attempt count.
+     */
+    private void crossCheck(Delivery delivery) {
+        RetryHeaders headers = delivery.headers;
+        int deliveryCount = headers.deliveryCount();
+        if (deliveryCount > 0) {
+            log.warn("{} was delivered {} time(s) before without an answer: a consumer crashed, lost its connection "
+                    + "or was stopped while it held it", delivery.context, deliveryCount);
+            settings.listeners().tell(listener -> listener.onRedelivery(delivery.context, deliveryCount));
+        } else if (delivery.envelope.isRedeliver()) {
+            log.debug("{} is flagged redelivered; it may have been delivered before", delivery.context);
+        }
+        if (headers.provenance() == RetryHeaders.Provenance.RETRIED && headers.attempts() == 0) {
+            log.warn("{} came back from a tier queue without its {} header; it is counted as a first attempt",
+                    delivery.context, RetryHeaders.ATTEMPTS);
+        }
+    }
+}
