@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * One generated file, in memory until every file has been rendered.
@@ -20,5 +21,21 @@ public record GeneratedFile(Path path, byte[] content) {
 
     static GeneratedFile of(Path path, String text) {
         return new GeneratedFile(path, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Equal when the paths and the content's bytes are. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof GeneratedFile that && path.equals(that.path) && Arrays.equals(content, that.content);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * path.hashCode() + Arrays.hashCode(content);
+    }
+
+    @Override
+    public String toString() {
+        return "GeneratedFile[path=" + path + ", content=" + content.length + " bytes]";
     }
 }
