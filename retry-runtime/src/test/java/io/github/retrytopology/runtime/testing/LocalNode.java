@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -261,8 +262,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!(accepts(amqpPort) && accepts(managementPort))) {
             if (System.nanoTime() > deadline) {
-                throw new IOException("node " + name + " did not start within " + START_TIMEOUT + "; see "
-                        + home.resolve("log"));
+                throw new IOException("node " + name + " did not start within " + START_TIMEOUT + logTail());
             }
             pause(100);
         }
@@ -350,20 +350,59 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         }
     }
 
-    private static List<Integer> freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-                socket.setReuseAddress(true);
-                sockets.add(socket);
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).toList();
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
+    /**
+     * Ports that nothing listens on, below the kernel's range of ephemeral ports: a port in that range may be handed
+     * to a client connection's end while the node is down between a stop and a start, and the node then cannot
+     * listen on it again.
+     */
+    static List<Integer> freePorts(int count) throws IOException {
+        int below = ephemeralPortsStart();
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < count) {
+            int port = ThreadLocalRandom.current().nextInt(10_000, below);
+            if (!ports.contains(port) && bindable(port)) {
+                ports.add(port);
             }
         }
+        return ports;
+    }
+
+    /**
+     * The first port of the kernel's ephemeral range, 32768 where it cannot be read. (A sysctl file must be read in one
+     * piece: {@code Files.readString}, which sizes its first read by the file's size of 0, gets only its first byte.)
+     */
+    static int ephemeralPortsStart() {
+        try {
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim()
+                    .split("\\s+")[0]);
+        } catch (IOException | RuntimeException unreadable) {
+            return 32_768;
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(port));
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+
+    /** The end of the node's start output and logs, for a failure message; they are deleted with the node. */
+    private String logTail() {
+        StringBuilder tail = new StringBuilder();
+        try (Stream<Path> files = Files.walk(home)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".log") || path.endsWith("start.out"))
+                    .toList()) {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                tail.append("\n--- ").append(home.relativize(file)).append(" (last lines) ---\n")
+                        .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+            }
+        } catch (IOException | UncheckedIOException e) {
+            tail.append("\n(the node's logs could not be read: ").append(e.getMessage()).append(")");
+        }
+        return tail.toString();
     }
 
     private static boolean accepts(int port) {
