@@ -12,14 +12,14 @@ import com.rabbitmq.client.Connection;
 import io.github.retrytopology.it.scenarios.InvoicingHandler;
 import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.operations.broker.BrokerAccess;
+import io.github.retrytopology.operations.plan.ApplyOptions;
+import io.github.retrytopology.operations.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
-import io.github.retrytopology.runtime.plan.ApplyOptions;
-import io.github.retrytopology.runtime.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.testing.Installation;
 import io.github.retrytopology.runtime.testing.LocalNode;
-import io.github.retrytopology.runtime.topology.BrokerAccess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,8 +52,7 @@ class DeprecatedFeaturesIT {
                 "RabbitMQ before 3.13 has no deprecated features to deny");
         try (LocalNode node = LocalNode.start("strict", "retry-strict-" + UUID.randomUUID(), DENIED)) {
             String vhost = "strict";
-            node.broker().management().createVhost(vhost);
-            node.broker().management().grantAll(vhost, "guest");
+            node.broker().management().createVhost(vhost, "guest");
             RetrySpec spec = RetryTopology.SPEC.inVhost(vhost);
             TopologyPlanner planner = TopologyPlanner.of(BrokerAccess.of(
                     List.of(node.broker().managementUri().toString()), List.of(node.broker().amqpUri().toString()),

@@ -12,8 +12,8 @@ import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
 import io.github.retrytopology.runtime.testing.NodeControl;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -33,9 +33,9 @@ class ImportIT {
     @Test
     void importedPerVhostThroughTheManagementApi() throws Exception {
         String vhost = broker.name() + "-per-vhost";
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         try {
-            management.createVhost(vhost);
+            management.createVhost(vhost, broker.broker().username());
             management.importDefinitions(vhost, Scenarios.generated(RetryTopology.class, RetryTopology.VHOST_DEFINITIONS));
 
             BrokerTopology.assertHolds(management, Topology.of(RetryTopology.SPEC.inVhost(vhost)));
@@ -47,7 +47,7 @@ class ImportIT {
     @Test
     void importedWholeThroughTheManagementApi() throws Exception {
         String vhost = broker.name() + "-whole";
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         try {
             management.importDefinitions(inVhost(vhost));
 
@@ -63,7 +63,7 @@ class ImportIT {
         assumeTrue(control.isPresent(),
                 "rabbitmqctl reaches only a broker on this machine; the management API imports are tested anyway");
         String vhost = broker.name() + "-rabbitmqctl";
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         Topology topology = Topology.of(RetryTopology.SPEC.inVhost(vhost));
         try {
             control.get().ctl("import_definitions", control.get().share("definitions.json", inVhost(vhost)));

@@ -2,9 +2,9 @@ package io.github.retrytopology.maven;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
-import io.github.retrytopology.runtime.plan.ApplyOptions;
-import io.github.retrytopology.runtime.plan.ApplyReport;
-import io.github.retrytopology.runtime.plan.TopologyPlanner;
+import io.github.retrytopology.operations.plan.ApplyOptions;
+import io.github.retrytopology.operations.plan.ApplyReport;
+import io.github.retrytopology.operations.plan.TopologyPlanner;
 import java.io.IOException;
 import javax.inject.Inject;
 import org.apache.maven.plugin.MojoExecutionException;

@@ -1,9 +1,9 @@
 package io.github.retrytopology.maven;
 
-import io.github.retrytopology.runtime.plan.Plan;
-import io.github.retrytopology.runtime.plan.PlanJson;
-import io.github.retrytopology.runtime.plan.PlanTable;
-import io.github.retrytopology.runtime.topology.BrokerAccess;
+import io.github.retrytopology.operations.broker.BrokerAccess;
+import io.github.retrytopology.operations.plan.Plan;
+import io.github.retrytopology.operations.plan.PlanJson;
+import io.github.retrytopology.operations.plan.PlanTable;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.github.retrytopology.maven;
 
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
-import io.github.retrytopology.runtime.plan.Plan;
-import io.github.retrytopology.runtime.plan.TopologyPlanner;
+import io.github.retrytopology.operations.plan.Plan;
+import io.github.retrytopology.operations.plan.TopologyPlanner;
 import java.io.IOException;
 import javax.inject.Inject;
 import org.apache.maven.plugin.MojoExecutionException;

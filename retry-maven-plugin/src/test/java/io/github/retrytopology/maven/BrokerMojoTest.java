@@ -3,7 +3,7 @@ package io.github.retrytopology.maven;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.retrytopology.runtime.topology.BrokerAccess;
+import io.github.retrytopology.operations.broker.BrokerAccess;
 import java.net.URI;
 import java.util.Map;
 import org.apache.maven.api.plugin.testing.Basedir;

@@ -15,8 +15,8 @@ import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.testing.PrivateBroker;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -348,13 +348,12 @@ class ChaosIT {
             if (node == null) {
                 node = PrivateBroker.start("chaos");
             }
-            ManagementApi management = node.broker().management();
-            management.createVhost(vhost);
-            management.grantAll(vhost, node.broker().username());
+            TestManagement management = node.broker().management();
+            management.createVhost(vhost, node.broker().username());
             return new Target(node.broker(), vhost);
         }
 
-        ManagementApi management() {
+        TestManagement management() {
             return broker.management();
         }
 
@@ -411,12 +410,12 @@ class ChaosIT {
         /** Closes the vhost's connections of this name through the management API; returns how many. */
         int killConnections(String name) throws IOException {
             int killed = 0;
-            JsonNode connections = JSON.readTree(management().get("api/vhosts/" + ManagementApi.encode(vhost)
+            JsonNode connections = JSON.readTree(management().get("api/vhosts/" + TestManagement.encode(vhost)
                     + "/connections?disable_stats=true"));
             for (JsonNode connection : connections) {
                 if (name.equals(connection.path("client_properties").path("connection_name").asText())) {
                     try {
-                        management().delete("api/connections/" + ManagementApi.encode(connection.path("name").asText()));
+                        management().delete("api/connections/" + TestManagement.encode(connection.path("name").asText()));
                         killed++;
                     } catch (IOException gone) {
                         // closed between the list and the delete

@@ -11,14 +11,14 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.operations.broker.BrokerAccess;
+import io.github.retrytopology.operations.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
-import io.github.retrytopology.runtime.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.testing.LocalNode;
 import io.github.retrytopology.runtime.testing.PrivateCluster;
-import io.github.retrytopology.runtime.topology.BrokerAccess;
-import io.github.retrytopology.runtime.topology.ManagementApi;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -51,7 +51,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The chaos runs on a cluster of three nodes of the suite's own ({@link PrivateCluster}), the consumer connected
- * as the README says an application connects: an address list of every node, automatic recovery. A node goes
+ * as docs/clusters.md says an application connects: an address list of every node, automatic recovery. A node goes
  * away in the middle of each run; every message id is accounted for, as in {@link ChaosIT}, and the run also
  * measures what a user would see: the longest time nothing was handled after the node went (the stall), and how
  * late each retry came back after its tier's delay. The table is printed at the end and written to
@@ -62,7 +62,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @ResourceLock("private-cluster") // a class that holds a lock runs its own tests one at a time, in their order
 class ClusterIT {
 
-    /** The cluster as the README asks an operator to set it up. */
+    /** The cluster as docs/clusters.md asks an operator to set it up. */
     static final List<String> SETTINGS = List.of("queue_leader_locator = balanced");
 
     private static final int MESSAGES = 2_000;
@@ -178,7 +178,7 @@ class ClusterIT {
             // A new queue's leader comes with its first statistics.
             Thread.sleep(tries == 0 ? 0 : 200);
             leaders.clear();
-            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/" + ManagementApi.encode(vhost)
+            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/" + TestManagement.encode(vhost)
                     + "?columns=type,leader"))) {
                 if (queue.path("type").asText().equals("quorum")) {
                     leaders.merge(queue.path("leader").asText(), 1L, Long::sum);
@@ -289,7 +289,7 @@ class ClusterIT {
         Run(String vhost) throws IOException {
             this.vhost = vhost;
             cluster.createVhost(vhost, "guest");
-            ManagementApi management = cluster.management();
+            TestManagement management = cluster.management();
             try (InputStream definitions = RetryTopology.class.getResourceAsStream(RetryTopology.VHOST_DEFINITIONS)) {
                 management.importDefinitions(vhost, new String(definitions.readAllBytes(), StandardCharsets.UTF_8));
             }
@@ -373,7 +373,7 @@ class ClusterIT {
          */
         String held() throws IOException {
             List<String> queues = new ArrayList<>();
-            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/" + ManagementApi.encode(vhost)
+            for (JsonNode queue : JSON.readTree(cluster.management().get("api/queues/" + TestManagement.encode(vhost)
                     + "?columns=name,messages_ready,messages_unacknowledged,messages_dlx"))) {
                 long dlx = queue.path("messages_dlx").asLong();
                 queues.add(queue.path("name").asText() + " " + queue.path("messages_ready").asLong() + " ready, "

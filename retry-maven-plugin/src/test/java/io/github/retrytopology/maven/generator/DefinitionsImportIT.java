@@ -4,8 +4,8 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +26,7 @@ class DefinitionsImportIT {
     @CsvSource({"cdn-purge, cluster", "cdn-purge, vhost", "order-platform, cluster", "order-platform, vhost",
         "shared-routing-key, cluster", "shared-routing-key, vhost"})
     void theBrokerHoldsExactlyWhatTheModelDescribes(String name, String format) throws Exception {
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         String vhost = broker.name() + "-" + name + "-" + format;
         String text = GoldenFilesTest.text(name).replaceFirst("(?m)^vhost: .*$", "") + "\nvhost: " + vhost + "\n";
         List<GeneratedFile> files = new Generator().render(text,
@@ -36,7 +36,7 @@ class DefinitionsImportIT {
             if (format.equals("cluster")) {
                 management.importDefinitions(content(files, Resources.DEFINITIONS));
             } else {
-                management.createVhost(vhost);
+                management.createVhost(vhost, broker.broker().username());
                 management.importDefinitions(vhost, content(files, Resources.VHOST_DEFINITIONS));
             }
 

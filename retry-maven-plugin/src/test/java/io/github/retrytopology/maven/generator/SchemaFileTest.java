@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The schema as the repository keeps it, at the stable path the README links, and as the plugin's jar ships it, is
+ * The schema as the repository keeps it, at the stable path docs/spec.md links, and as the plugin's jar ships it, is
  * what the model derives: neither can go stale. After a deliberate change to the model's rules, rewrite the copy
  * with {@code -Dschema.update=true} and review the difference.
  */

@@ -9,8 +9,8 @@ import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.model.problem.Problem;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -257,7 +257,7 @@ class SpecContractIT {
     }
 
     private void importOne(Accepted spec) {
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         String vhost = broker.name() + "-spec-" + spec.index();
         Topology topology = Topology.of(spec.model().inVhost(vhost));
         boolean cluster = spec.index() % 2 == 0;
@@ -268,7 +268,7 @@ class SpecContractIT {
                 if (cluster) {
                     management.importDefinitions(definitions);
                 } else {
-                    management.createVhost(vhost);
+                    management.createVhost(vhost, broker.broker().username());
                     management.importDefinitions(vhost, definitions);
                 }
                 BrokerTopology.assertHolds(management, topology);

@@ -2,7 +2,7 @@ package io.github.retrytopology.model.problem;
 
 /**
  * The rules a spec can break. Each has a stable {@link #id()} that tools and tests may rely on; the
- * README lists them all.
+ * "Problems" section of docs/plugin.md lists them all.
  */
 public enum ProblemCode {
     /** The file is not valid UTF-8. */

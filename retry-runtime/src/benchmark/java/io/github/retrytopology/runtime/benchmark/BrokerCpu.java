@@ -2,7 +2,7 @@ package io.github.retrytopology.runtime.benchmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.retrytopology.runtime.topology.ManagementApi;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ final class BrokerCpu {
         this.stat = stat;
     }
 
-    static BrokerCpu of(ManagementApi management) throws IOException {
+    static BrokerCpu of(TestManagement management) throws IOException {
         JsonNode nodes = new ObjectMapper().readTree(management.get("api/nodes"));
         for (JsonNode node : nodes) {
             Path stat = Path.of("/proc", node.path("os_pid").asText(), "stat");

@@ -9,8 +9,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.Broker;
-import io.github.retrytopology.runtime.topology.ManagementApi;
-import io.github.retrytopology.runtime.topology.TopologyDeclarer;
+import io.github.retrytopology.runtime.testing.TestManagement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -68,10 +67,9 @@ public final class ConsumerBenchmark {
         try (InputStream in = ConsumerBenchmark.class.getResourceAsStream("/benchmark.yml")) {
             spec = Specs.parse(in.readAllBytes(), "benchmark.yml");
         }
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         management.deleteVhost(VHOST);
-        management.createVhost(VHOST);
-        management.grantAll(VHOST, broker.username());
+        management.createVhost(VHOST, broker.username());
         try {
             new ConsumerBenchmark(options, broker, spec).run();
         } finally {
@@ -82,9 +80,7 @@ public final class ConsumerBenchmark {
 
     private void run() throws Exception {
         Topology topology = Topology.of(spec.inVhost(VHOST));
-        try (Connection connection = connect("declare")) {
-            TopologyDeclarer.over(connection, broker.management()).declare(topology);
-        }
+        broker.management().importTopology(topology);
         System.out.printf(Locale.ROOT, "Consumer benchmark against %s (broker CPU %s): %,d messages of %d bytes, "
                 + "prefetch %d, %d consumers, %d rounds after a warm-up%n%n", broker.origin(),
                 brokerCpu.available() ? "read from /proc" : "not measurable here", options.messages, options.size,

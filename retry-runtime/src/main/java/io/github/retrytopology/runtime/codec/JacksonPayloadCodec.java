@@ -23,6 +23,7 @@ public final class JacksonPayloadCodec implements PayloadCodec {
     private final ObjectMapper mapper;
 
     /** A codec that reads bodies with this mapper, configured as the application configures it. */
+    @SuppressWarnings("exports") // Jackson is optional: a module that calls this requires it itself
     public JacksonPayloadCodec(ObjectMapper mapper) {
         this.mapper = requireNonNull(mapper, "mapper");
     }

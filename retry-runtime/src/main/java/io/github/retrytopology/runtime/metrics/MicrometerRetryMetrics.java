@@ -69,6 +69,7 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     }
 
     /** Metrics in this registry. */
+    @SuppressWarnings("exports") // Micrometer is optional: a module that calls this requires it itself
     public static MicrometerRetryMetrics of(MeterRegistry registry) {
         return new MicrometerRetryMetrics(requireNonNull(registry, "registry"));
     }

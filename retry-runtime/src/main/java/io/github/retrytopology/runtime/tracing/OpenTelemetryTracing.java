@@ -59,6 +59,7 @@ public final class OpenTelemetryTracing implements DeliveryObserver {
     }
 
     /** Spans through this OpenTelemetry's tracer provider, parented through its propagators. */
+    @SuppressWarnings("exports") // OpenTelemetry is optional: a module that calls this requires it itself
     public static OpenTelemetryTracing of(OpenTelemetry openTelemetry) {
         requireNonNull(openTelemetry, "openTelemetry");
         return new OpenTelemetryTracing(openTelemetry.getTracer(SCOPE),

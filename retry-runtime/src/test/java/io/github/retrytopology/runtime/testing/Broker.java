@@ -1,7 +1,6 @@
 package io.github.retrytopology.runtime.testing;
 
 import com.rabbitmq.client.ConnectionFactory;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -166,8 +165,8 @@ public final class Broker {
     }
 
     /** The management API, as the broker's administrator. */
-    public ManagementApi management() {
-        return ManagementApi.of(management);
+    public TestManagement management() {
+        return TestManagement.of(management);
     }
 
     /** The management API's URI, credentials included. */

@@ -6,15 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.retrytopology.model.topology.Binding;
-import io.github.retrytopology.model.topology.Exchange;
-import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.Topology;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,19 +30,15 @@ public final class BrokerTopology {
     }
 
     /** Asserts that the virtual host of the topology holds exactly the topology. */
-    public static void assertHolds(ManagementApi management, Topology topology) throws IOException {
+    public static void assertHolds(TestManagement management, Topology topology) throws IOException {
         JsonNode exported = JSON.readTree(management.exportDefinitions(topology.vhost()));
-        assertThat(elements(exported, "queues")).as("queues").containsExactlyInAnyOrderElementsOf(queues(topology));
-        assertThat(elements(exported, "exchanges")).as("exchanges")
-                .containsExactlyInAnyOrderElementsOf(exchanges(topology));
-        assertThat(elements(exported, "bindings")).as("bindings")
-                .containsExactlyInAnyOrderElementsOf(bindings(topology));
-        assertThat(elements(exported, "policies")).as("policies")
-                .containsExactlyInAnyOrderElementsOf(policies(topology));
+        for (String field : List.of("queues", "exchanges", "bindings", "policies")) {
+            assertThat(elements(exported, field)).as(field).containsExactlyInAnyOrderElementsOf(expected(topology, field));
+        }
     }
 
     /** Returns whether the virtual host holds at least every queue of the topology, for imports that take time. */
-    public static boolean hasEveryQueue(ManagementApi management, Topology topology) throws IOException {
+    public static boolean hasEveryQueue(TestManagement management, Topology topology) throws IOException {
         List<String> names = new ArrayList<>();
         JSON.readTree(management.exportDefinitions(topology.vhost())).path("queues")
                 .forEach(queue -> names.add(queue.path("name").asText()));
@@ -75,52 +67,17 @@ public final class BrokerTopology {
         return elements;
     }
 
-    private static List<JsonNode> queues(Topology topology) throws IOException {
-        List<JsonNode> queues = new ArrayList<>();
-        for (Queue queue : topology.queues()) {
-            queues.add(node(ordered("name", queue.name(), "durable", true, "auto_delete", false,
-                    "arguments", queue.arguments())));
+    /** The objects of one kind that the topology describes, as JSON trees like the export's. */
+    private static List<JsonNode> expected(Topology topology, String field) {
+        List<JsonNode> expected = new ArrayList<>();
+        for (Map<String, Object> element : TestManagement.definitions(topology).get(field)) {
+            // parsed back from text, as the export is, so that whole numbers that fit an int are ints
+            try {
+                expected.add(JSON.readTree(JSON.writeValueAsString(element)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        return queues;
-    }
-
-    private static List<JsonNode> exchanges(Topology topology) throws IOException {
-        List<JsonNode> exchanges = new ArrayList<>();
-        for (Exchange exchange : topology.exchanges()) {
-            exchanges.add(node(ordered("name", exchange.name(), "type", exchange.type(), "durable", exchange.durable(),
-                    "auto_delete", false, "internal", false, "arguments", Map.of())));
-        }
-        return exchanges;
-    }
-
-    private static List<JsonNode> bindings(Topology topology) throws IOException {
-        List<JsonNode> bindings = new ArrayList<>();
-        for (Binding binding : topology.bindings()) {
-            bindings.add(node(ordered("source", binding.exchange(), "destination", binding.queue(),
-                    "destination_type", "queue", "routing_key", binding.routingKey(), "arguments", Map.of())));
-        }
-        return bindings;
-    }
-
-    private static List<JsonNode> policies(Topology topology) throws IOException {
-        List<JsonNode> policies = new ArrayList<>();
-        for (Policy policy : topology.policies()) {
-            policies.add(node(ordered("name", policy.name(), "pattern", policy.pattern(), "apply-to", policy.applyTo(),
-                    "definition", policy.definition(), "priority", policy.priority())));
-        }
-        return policies;
-    }
-
-    /** A JSON tree as the broker's export parses: whole numbers that fit an int are ints. */
-    private static JsonNode node(Map<String, Object> value) throws IOException {
-        return JSON.readTree(JSON.writeValueAsString(value));
-    }
-
-    private static Map<String, Object> ordered(Object... keysAndValues) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return map;
+        return expected;
     }
 }

@@ -5,12 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.github.retrytopology.runtime.topology.ManagementApi;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,8 +35,8 @@ public final class PrivateCluster implements AutoCloseable {
     private static final BrokerVersion DEAD_LETTER_STALL_FIXED = new BrokerVersion(3, 12, 5);
     /**
      * How long a dead-letter worker waits for a rejected publish before it tries again, on versions before
-     * {@link #DEAD_LETTER_STALL_FIXED}: the README's remedy for an operator, at a value that keeps a stall within the
-     * cluster tests' bounds. The broker's default is 180 s.
+     * {@link #DEAD_LETTER_STALL_FIXED}: the remedy docs/clusters.md gives an operator, at a value that keeps a stall
+     * within the cluster tests' bounds. The broker's default is 180 s.
      */
     static final int DEAD_LETTER_CONFIRM_TIMEOUT_MS = 2_000;
 
@@ -54,7 +52,7 @@ public final class PrivateCluster implements AutoCloseable {
      * Starts {@code size} nodes, their names beginning with {@code purpose}, each with these lines added to its
      * {@code rabbitmq.conf}, and clusters them; every node is up and clustered when this returns. On RabbitMQ before
      * 3.12.5, whose quorum queues' dead-letter workers can stall for minutes after a node loss, each node also gets
-     * the remedy the README gives operators; {@link #remedies()} says so.
+     * the remedy docs/clusters.md gives operators; {@link #remedies()} says so.
      */
     public static PrivateCluster start(String purpose, int size, List<String> settings) throws IOException {
         if (!LocalNode.available()) {
@@ -70,7 +68,7 @@ public final class PrivateCluster implements AutoCloseable {
             rabbitEnvironment.add("{dead_letter_worker_publisher_confirm_timeout, " + DEAD_LETTER_CONFIRM_TIMEOUT_MS + "}");
             remedies.add("RabbitMQ " + version + " predates " + DEAD_LETTER_STALL_FIXED + ": every node has "
                     + "dead_letter_worker_publisher_confirm_timeout at " + DEAD_LETTER_CONFIRM_TIMEOUT_MS + " ms "
-                    + "(advanced.config), the README's remedy for retries that stall after a node loss");
+                    + "(advanced.config), docs/clusters.md's remedy for retries that stall after a node loss");
         }
         List<LocalNode> started = new ArrayList<>();
         ExecutorService starting = Executors.newFixedThreadPool(size);
@@ -141,9 +139,8 @@ public final class PrivateCluster implements AutoCloseable {
     }
 
     /** The management API as its administrator, through the first node that answers. */
-    public ManagementApi management() {
-        return ManagementApi.of(nodes.stream().map(node -> ManagementApi.withoutCredentials(node.broker().managementUri()))
-                .toList(), "guest", "guest", Optional.empty());
+    public TestManagement management() {
+        return TestManagement.of(nodes.stream().map(node -> node.broker().managementUri()).toList());
     }
 
     /**
@@ -151,9 +148,8 @@ public final class PrivateCluster implements AutoCloseable {
      * may not have started it yet, and refuses a queue declared on it meanwhile.
      */
     public void createVhost(String vhost, String user) throws IOException {
-        ManagementApi management = management();
-        management.createVhost(vhost);
-        management.grantAll(vhost, user);
+        TestManagement management = management();
+        management.createVhost(vhost, user);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!runsEverywhere(management, vhost)) {
             if (System.nanoTime() > deadline) {
@@ -168,8 +164,8 @@ public final class PrivateCluster implements AutoCloseable {
         }
     }
 
-    private boolean runsEverywhere(ManagementApi management, String vhost) throws IOException {
-        JsonNode state = JSON.readTree(management.get("api/vhosts/" + ManagementApi.encode(vhost))).path("cluster_state");
+    private boolean runsEverywhere(TestManagement management, String vhost) throws IOException {
+        JsonNode state = JSON.readTree(management.get("api/vhosts/" + TestManagement.encode(vhost))).path("cluster_state");
         return nodes.stream().allMatch(node -> state.path(node.name()).asText().equals("running"));
     }
 
@@ -186,8 +182,8 @@ public final class PrivateCluster implements AutoCloseable {
 
     /** The node that leads a quorum queue now, or holds a classic one. */
     public LocalNode leaderOf(String vhost, String queue) throws IOException {
-        JsonNode state = JSON.readTree(management().get("api/queues/" + ManagementApi.encode(vhost) + "/"
-                + ManagementApi.encode(queue)));
+        JsonNode state = JSON.readTree(management().get("api/queues/" + TestManagement.encode(vhost) + "/"
+                + TestManagement.encode(queue)));
         String leader = state.path("leader").asText(state.path("node").asText());
         return node(leader);
     }

@@ -5,8 +5,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.topology.Topology;
-import io.github.retrytopology.runtime.topology.ManagementApi;
-import io.github.retrytopology.runtime.topology.TopologyDeclarer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,9 +35,7 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
         broker = Broker.shared();
         name = "test-" + context.getRequiredTestClass().getSimpleName().toLowerCase(Locale.ROOT) + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
-        ManagementApi management = broker.management();
-        management.createVhost(name);
-        management.grantAll(name, broker.username());
+        broker.management().createVhost(name, broker.username());
     }
 
     @Override
@@ -71,10 +67,9 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
             });
             connections.clear();
         }
-        ManagementApi management = broker.management();
+        TestManagement management = broker.management();
         management.deleteVhost(name);
-        management.createVhost(name);
-        management.grantAll(name, broker.username());
+        management.createVhost(name, broker.username());
     }
 
     /** The same spec, in this virtual host. */
@@ -91,7 +86,7 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
         return broker;
     }
 
-    public ManagementApi management() {
+    public TestManagement management() {
         return broker.management();
     }
 
@@ -113,14 +108,13 @@ public final class TestVhost implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    /** Declares a spec's topology in this virtual host, whatever virtual host the spec names. */
+    /**
+     * Creates a spec's topology in this virtual host, whatever virtual host the spec names, as importing its
+     * definitions does.
+     */
     public Topology declare(RetrySpec spec) throws IOException {
         Topology topology = Topology.of(spec.inVhost(name));
-        try (Connection connection = connectionFactory().newConnection("declare")) {
-            TopologyDeclarer.over(connection, management()).declare(topology);
-        } catch (TimeoutException e) {
-            throw new IOException("connecting to " + broker.origin() + " timed out", e);
-        }
+        management().importTopology(topology);
         return topology;
     }
 

@@ -1,0 +1,21 @@
+package io.github.retrytopology.operations.broker;
+
+import java.io.IOException;
+
+/** The management API answered a request with an error status. */
+public final class ManagementApiException extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+
+    ManagementApiException(String request, int status, String body) {
+        super(request + " answered " + status + (body.isBlank() ? "" : ": " + body.strip()));
+        this.status = status;
+    }
+
+    /** The HTTP status the API answered with. */
+    public int status() {
+        return status;
+    }
+}

@@ -1,0 +1,338 @@
+package io.github.retrytopology.operations.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.operations.broker.ManagementApi;
+import io.github.retrytopology.operations.broker.ManagementApiException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
+ * policies and operator policies) and its queues' statistics (messages, consumers, state, members).
+ *
+ * <p>What decides is taken from the definitions, which are the broker's state as of the request: a queue's type,
+ * and the policy that applies to it, worked out from the policies' patterns, targets and priorities as RabbitMQ
+ * works it out. Statistics lag by up to the broker's collection interval (5 s by default) and are missing for a
+ * queue created a moment ago: the plan shows them, and what must be exact (consumers before a queue is deleted or
+ * migrated) is counted live over AMQP.
+ */
+record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, List<Binding> bindings,
+        PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
+
+    /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
+    static final String QUEUE_COLUMNS = "name,state,members,online,messages,consumers,messages_dlx";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
+
+    BrokerState {
+        queues = Map.copyOf(queues);
+        exchanges = Map.copyOf(exchanges);
+        bindings = List.copyOf(bindings);
+    }
+
+    /**
+     * Reads a virtual host. The requests go at the same time: the queues' statistics take the broker longest.
+     *
+     * @param countNodes whether to read how many nodes the cluster has, a third request
+     * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
+     */
+    static BrokerState read(ManagementApi api, String vhost, boolean countNodes) throws IOException {
+        String path = ManagementApi.encode(vhost);
+        ExecutorService requests = Executors.newFixedThreadPool(3, task -> {
+            Thread thread = new Thread(task, "retry-plan-read");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            Future<String> definitions = requests.submit(() -> api.get("api/definitions/" + path));
+            Future<String> statistics = requests.submit(() -> api.get("api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
+            Future<String> nodes = requests.submit(() -> countNodes ? api.get("api/nodes?columns=name") : "[{}]");
+            JsonNode exported;
+            try {
+                exported = JSON.readTree(result(definitions));
+            } catch (ManagementApiException e) {
+                if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
+                    throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
+                            + "; create it and give your users access to it first", e);
+                }
+                throw e;
+            }
+            return of(exported, JSON.readTree(result(statistics)), JSON.readTree(result(nodes)).size());
+        } finally {
+            requests.shutdownNow();
+        }
+    }
+
+    /**
+     * The queues whose dead-lettered messages wait to be forwarded to a target that exists, and have not been seen
+     * to fall since: a worker that forwards them empties them within milliseconds, one that is stuck keeps them.
+     */
+    List<Queue> notSeenForwarding() {
+        return queues.values().stream()
+                .filter(queue -> queue.deadLettered().orElse(0) > 0)
+                .filter(queue -> queue.deadLetteredLater().isEmpty() || queue.keepsDeadLettered())
+                .filter(queue -> deadLetterTarget(queue).filter(this::exists).isPresent())
+                .toList();
+    }
+
+    /**
+     * Reads {@code messages_dlx} of the queues again once the broker has collected its statistics anew, so that
+     * a queue that does not forward can be told from one that merely had messages on their way.
+     *
+     * @param after at least the broker's statistics interval
+     * @param sleeper what waits it out
+     */
+    BrokerState readDeadLetteredAgain(ManagementApi api, String vhost, Duration after, Sleeper sleeper)
+            throws IOException {
+        try {
+            sleeper.sleep(after);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("reading the broker was interrupted");
+        }
+        return withDeadLetteredLater(JSON.readTree(api.get("api/queues/" + ManagementApi.encode(vhost)
+                + "?columns=name,messages_dlx")));
+    }
+
+    /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
+    BrokerState withDeadLetteredLater(JsonNode statistics) {
+        Map<String, Queue> again = new LinkedHashMap<>(queues);
+        for (JsonNode queue : statistics) {
+            JsonNode count = queue.path("messages_dlx");
+            again.computeIfPresent(queue.path("name").asText(), (name, present) -> present.deadLetteredLater(
+                    count.isNumber() ? OptionalLong.of(count.asLong()) : OptionalLong.empty()));
+        }
+        return new BrokerState(again, exchanges, bindings, policies, operatorPolicies, nodes);
+    }
+
+    private static String result(Future<String> request) throws IOException {
+        try {
+            return request.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("reading the broker was interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(e.getCause());
+        }
+    }
+
+    /** The state that these documents of the management API describe. */
+    static BrokerState of(JsonNode definitions, JsonNode statistics, int nodes) {
+        Map<String, JsonNode> stats = new LinkedHashMap<>();
+        statistics.forEach(queue -> stats.put(queue.path("name").asText(), queue));
+        Map<String, Queue> queues = new LinkedHashMap<>();
+        for (JsonNode queue : definitions.path("queues")) {
+            String name = queue.path("name").asText();
+            queues.put(name, Queue.of(queue, Optional.ofNullable(stats.get(name))));
+        }
+        Map<String, Exchange> exchanges = new LinkedHashMap<>();
+        for (JsonNode exchange : definitions.path("exchanges")) {
+            exchanges.put(exchange.path("name").asText(), new Exchange(exchange.path("name").asText(),
+                    exchange.path("type").asText(), exchange.path("durable").asBoolean(),
+                    exchange.path("auto_delete").asBoolean(), exchange.path("internal").asBoolean()));
+        }
+        List<Binding> bindings = new ArrayList<>();
+        for (JsonNode binding : definitions.path("bindings")) {
+            bindings.add(new Binding(binding.path("source").asText(), binding.path("destination").asText(),
+                    binding.path("destination_type").asText(), binding.path("routing_key").asText(),
+                    object(binding.path("arguments"))));
+        }
+        List<Policy> policies = new ArrayList<>();
+        for (JsonNode policy : definitions.path("policies")) {
+            policies.add(Policy.of(policy, false));
+        }
+        List<Policy> operatorPolicies = new ArrayList<>();
+        for (JsonNode parameter : definitions.path("parameters")) {
+            if ("operator_policy".equals(parameter.path("component").asText())
+                    && parameter.path("value") instanceof ObjectNode value) {
+                ObjectNode policy = value.deepCopy();
+                policy.set("name", parameter.path("name"));
+                operatorPolicies.add(Policy.of(policy, true));
+            }
+        }
+        return new BrokerState(queues, exchanges, bindings, new PolicyIndex(policies), new PolicyIndex(operatorPolicies),
+                nodes);
+    }
+
+    Optional<Queue> queue(String name) {
+        return Optional.ofNullable(queues.get(name));
+    }
+
+    /** The policy that applies to a queue: the highest-priority one whose pattern and target match it. */
+    Optional<Policy> appliedPolicy(Queue queue) {
+        return policies.matching(queue.name(), queue.type()).stream().findFirst();
+    }
+
+    /** The operator policy that applies to a queue, found the same way. */
+    Optional<Policy> appliedOperatorPolicy(Queue queue) {
+        return operatorPolicies.matching(queue.name(), queue.type()).stream().findFirst();
+    }
+
+    /**
+     * Where a queue dead-letters on the broker now: its arguments win over its policy, as in RabbitMQ.
+     * Empty if it does not dead-letter.
+     */
+    Optional<DeadLetterTarget> deadLetterTarget(Queue queue) {
+        ObjectNode policy = appliedPolicy(queue).map(Policy::definition).orElse(EMPTY);
+        JsonNode exchange = setting(queue, policy, "dead-letter-exchange");
+        if (exchange.isMissingNode()) {
+            return Optional.empty();
+        }
+        return Optional.of(new DeadLetterTarget(exchange.asText(),
+                setting(queue, policy, "dead-letter-routing-key").asText(null),
+                setting(queue, policy, QueueArguments.DEAD_LETTER_STRATEGY).asText(QueueArguments.AT_MOST_ONCE)));
+    }
+
+    /** A setting of a queue: its argument, which wins, else its policy's. */
+    private static JsonNode setting(Queue queue, ObjectNode policy, String key) {
+        JsonNode argument = queue.arguments().path(QueueArguments.argument(key));
+        return argument.isMissingNode() ? policy.path(key) : argument;
+    }
+
+    /** Whether a dead-letter target exists: the exchange, or for the default exchange the queue it names. */
+    boolean exists(DeadLetterTarget target) {
+        if (target.exchange().isEmpty()) {
+            return target.routingKey() == null || queues.containsKey(target.routingKey());
+        }
+        return exchanges.containsKey(target.exchange()) || target.exchange().startsWith("amq.");
+    }
+
+    private static ObjectNode object(JsonNode node) {
+        return node instanceof ObjectNode object ? object : EMPTY;
+    }
+
+    /**
+     * A queue.
+     *
+     * @param type {@code classic}, {@code quorum} or {@code stream}: RabbitMQ 4's export says it; before, a queue
+     *     declared without {@code x-queue-type} is classic
+     * @param messages the messages it holds, dead-lettered ones waiting to be forwarded included; empty when
+     *     the broker has no statistics for it yet
+     * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx})
+     * @param state what the broker says of it, such as {@code running}, or {@code down} when its node is; empty
+     *     when the broker has no statistics for it yet
+     * @param members the nodes of a quorum queue's members; empty for other types
+     * @param online those of its members that are up
+     * @param deadLetteredLater {@code messages_dlx} read again, the latest of up to two readings a statistics
+     *     interval apart, when the first reading found dead-lettered messages waiting for a target that exists
+     */
+    record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
+            OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> state,
+            List<String> members, List<String> online, OptionalLong deadLetteredLater) {
+
+        static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
+            ObjectNode arguments = object(definition.path("arguments"));
+            String type = definition.path("type").asText(arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id()));
+            return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
+                    definition.path("auto_delete").asBoolean(), arguments, type,
+                    count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
+                    text(statistics, "state"), names(statistics, "members"), names(statistics, "online"),
+                    OptionalLong.empty());
+        }
+
+        /** Whether {@code messages_dlx}, read again later, had not fallen from the first reading. */
+        boolean keepsDeadLettered() {
+            long before = deadLettered.orElse(0);
+            return before > 0 && deadLetteredLater.isPresent() && deadLetteredLater.getAsLong() >= before;
+        }
+
+        Queue deadLetteredLater(OptionalLong later) {
+            return new Queue(name, durable, autoDelete, arguments, type, messages, consumers, deadLettered, state,
+                    members, online, later);
+        }
+
+        private static List<String> names(Optional<JsonNode> statistics, String field) {
+            List<String> names = new ArrayList<>();
+            statistics.map(stats -> stats.path(field)).filter(JsonNode::isArray)
+                    .ifPresent(array -> array.forEach(name -> names.add(name.asText())));
+            return List.copyOf(names);
+        }
+
+        private static OptionalLong count(Optional<JsonNode> statistics, String field) {
+            return statistics.map(stats -> stats.path(field))
+                    .filter(JsonNode::isNumber)
+                    .map(value -> OptionalLong.of(value.asLong()))
+                    .orElse(OptionalLong.empty());
+        }
+
+        private static Optional<String> text(Optional<JsonNode> statistics, String field) {
+            return statistics.map(stats -> stats.path(field)).filter(JsonNode::isTextual).map(JsonNode::asText);
+        }
+
+        /** Whether it is known to hold nothing: no message, dead-lettered or not. */
+        boolean knownEmpty() {
+            return messages.isPresent() && messages.getAsLong() == 0
+                    && (deadLettered.isEmpty() || deadLettered.getAsLong() == 0);
+        }
+    }
+
+    record Exchange(String name, String type, boolean durable, boolean autoDelete, boolean internal) {
+    }
+
+    /** A binding; {@code destinationType} is {@code queue} or {@code exchange}. */
+    record Binding(String source, String destination, String destinationType, String routingKey, ObjectNode arguments) {
+
+        /** The key the management API names it by in a URI: the routing key, when it has no arguments. */
+        Optional<String> propertiesKey() {
+            return arguments.isEmpty() ? Optional.of(routingKey) : Optional.empty();
+        }
+    }
+
+    /** A policy or an operator policy. */
+    record Policy(String name, String pattern, String applyTo, int priority, ObjectNode definition, boolean operator) {
+
+        static Policy of(JsonNode policy, boolean operator) {
+            return new Policy(policy.path("name").asText(), policy.path("pattern").asText(),
+                    policy.path("apply-to").asText("all"), policy.path("priority").asInt(),
+                    object(policy.path("definition")), operator);
+        }
+
+        /** Whether it applies to queues of this type, whatever their name. */
+        boolean appliesToType(String type) {
+            return switch (applyTo) {
+                case "queues", "all" -> true;
+                case "classic_queues" -> QueueType.CLASSIC.id().equals(type);
+                case "quorum_queues" -> QueueType.QUORUM.id().equals(type);
+                case "streams" -> QueueArguments.STREAM.equals(type);
+                default -> false;
+            };
+        }
+    }
+
+    /**
+     * Where a queue dead-letters.
+     *
+     * @param exchange the exchange, {@code ""} for the default one
+     * @param routingKey the routing key, which names the queue on the default exchange; null for the message's own
+     * @param strategy {@code at-most-once} or {@code at-least-once}
+     */
+    record DeadLetterTarget(String exchange, String routingKey, String strategy) {
+
+        String describe() {
+            return exchange.isEmpty() ? "queue '" + routingKey + "'" : "exchange '" + exchange + "'";
+        }
+    }
+}

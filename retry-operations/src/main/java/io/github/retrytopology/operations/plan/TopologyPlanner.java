@@ -1,0 +1,94 @@
+package io.github.retrytopology.operations.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.operations.broker.BrokerAccess;
+import io.github.retrytopology.operations.broker.ManagementApi;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * Keeps a live broker in step with a spec: {@link #plan} says, object by object, what differs in the spec's
+ * virtual host; {@link #apply} does the safe part of it, and more when asked.
+ *
+ * <pre>{@code
+ * TopologyPlanner planner = TopologyPlanner.of(BrokerAccess.of(List.of("https://rabbit:15671"), List.of(),
+ *         Optional.of("deployer"), Optional.of(secret)));
+ * Plan plan = planner.plan(Specs.load(Path.of("retry.yml")));
+ * PlanTable.lines(plan).forEach(System.out::println);
+ * }</pre>
+ *
+ * Needs Jackson ({@code jackson-databind}) on the class path, an optional dependency of the runtime, and a user
+ * with the management API's {@code administrator} tag, which RabbitMQ requires for exporting a vhost's definitions.
+ */
+public final class TopologyPlanner {
+
+    /**
+     * How long after a reading {@code messages_dlx} is read again, when a queue had dead-lettered messages waiting
+     * for a target that exists: longer than the broker's statistics interval (5 s by default).
+     */
+    static final Duration DEAD_LETTERS_AGAIN = Duration.ofSeconds(6);
+    /**
+     * How many times at most: a broker under load can be late with its statistics once, and a count it has not
+     * refreshed must not pass for a stall.
+     */
+    static final int DEAD_LETTER_READINGS = 2;
+
+    private final BrokerAccess access;
+    private final ManagementApi api;
+    private final Sleeper sleeper;
+
+    private TopologyPlanner(BrokerAccess access, Sleeper sleeper) {
+        this.access = access;
+        this.api = access.managementApi();
+        this.sleeper = sleeper;
+    }
+
+    /** A planner for the broker that {@code access} reaches. */
+    public static TopologyPlanner of(BrokerAccess access) {
+        return of(access, duration -> Thread.sleep(duration.toMillis()));
+    }
+
+    /** A planner that waits for the broker's statistics with this, for tests that move time by hand. */
+    static TopologyPlanner of(BrokerAccess access, Sleeper sleeper) {
+        return new TopologyPlanner(requireNonNull(access, "access"), requireNonNull(sleeper, "sleeper"));
+    }
+
+    /**
+     * Reads the spec's virtual host, in two requests to the management API (three when the spec has classic
+     * queues, to count the cluster's nodes), and compares it with the spec. When a queue holds dead-lettered
+     * messages waiting for a target that exists, their count is read again, {@link #DEAD_LETTERS_AGAIN} later and,
+     * if it has not fallen, once more, to tell whether the queue forwards them.
+     *
+     * @throws IOException if the broker cannot be read, or the virtual host does not exist
+     */
+    public Plan plan(RetrySpec spec) throws IOException {
+        return Planner.plan(spec, read(spec), api.base());
+    }
+
+    private BrokerState read(RetrySpec spec) throws IOException {
+        boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
+        BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
+        for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
+            state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
+        }
+        return state;
+    }
+
+    /**
+     * Plans, then does what the options allow, telling {@code progress} each step as it goes, then plans again.
+     *
+     * @throws IOException if the broker cannot be read or refuses a change; the steps done until then are kept,
+     *     and were told to {@code progress}
+     */
+    public ApplyReport apply(RetrySpec spec, ApplyOptions options, Consumer<String> progress) throws IOException {
+        BrokerState broker = read(spec);
+        Plan before = Planner.plan(spec, broker, api.base());
+        ApplyReport.Builder report = new ApplyReport.Builder(before);
+        new Applier(spec, broker, before, api, access, options, progress, report).apply();
+        return report.build(plan(spec));
+    }
+}

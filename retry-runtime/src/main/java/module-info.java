@@ -1,0 +1,25 @@
+/**
+ * What a service embeds: the retrying consumer ({@code consumer}), the retry headers ({@code headers}), payload
+ * codecs ({@code codec}), the parking-lot client ({@code parkinglot}), and optional metrics through Micrometer
+ * ({@code metrics}) and spans through OpenTelemetry ({@code tracing}).
+ *
+ * <p>Jackson, Micrometer and OpenTelemetry are optional: a service that uses {@code JacksonPayloadCodec},
+ * {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
+ */
+module io.github.retrytopology.runtime {
+    requires transitive io.github.retrytopology.model;
+    requires transitive com.rabbitmq.client;
+    requires org.slf4j;
+    requires static com.fasterxml.jackson.databind;
+    requires static micrometer.core;
+    requires static io.opentelemetry.api;
+    requires static io.opentelemetry.context;
+
+    exports io.github.retrytopology.runtime;
+    exports io.github.retrytopology.runtime.codec;
+    exports io.github.retrytopology.runtime.consumer;
+    exports io.github.retrytopology.runtime.headers;
+    exports io.github.retrytopology.runtime.metrics;
+    exports io.github.retrytopology.runtime.parkinglot;
+    exports io.github.retrytopology.runtime.tracing;
+}
