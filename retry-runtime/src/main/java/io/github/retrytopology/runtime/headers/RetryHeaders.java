@@ -537,9 +537,12 @@ public final class RetryHeaders {
             return build();
         }
 
-        /** Whether the headers fit in {@code maxBytes} as each send carries them, its publish id included. */
+        /**
+         * Whether the headers fit in {@code maxBytes} as each send carries them, its publish id included: counted
+         * exactly, which encodes every string, only where the bound that needs no encoding says they may not.
+         */
         public synchronized boolean fits(int maxBytes) {
-            return size(headers) + PUBLISH_ID_BYTES <= maxBytes;
+            return sizeBound(headers) + PUBLISH_ID_BYTES <= maxBytes || size(headers) + PUBLISH_ID_BYTES <= maxBytes;
         }
 
         /** The properties of one send, stamped with its publish sequence number on its channel. */
