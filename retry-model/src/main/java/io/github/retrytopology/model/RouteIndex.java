@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A service's routes indexed for routing delivery after delivery, each carrying a value of the caller's: the
- * same answer as {@link Service#routeFor}, the first route in the spec's order whose key matches, found with one
- * hash lookup for a routing key that equals a key without wildcards, and only the wildcard keys tried otherwise.
+ * A service's routes indexed for routing delivery after delivery, each carrying a value of the caller's. It finds
+ * the first route in the spec's order whose key matches, as RabbitMQ's topic exchange would: with one hash lookup
+ * for a routing key that equals a key without wildcards, and only the wildcard keys tried otherwise.
  *
  * @param <T> what each route carries, such as its handler
  */
