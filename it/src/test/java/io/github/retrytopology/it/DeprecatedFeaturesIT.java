@@ -12,6 +12,7 @@ import com.rabbitmq.client.Connection;
 import io.github.retrytopology.it.scenarios.InvoicingHandler;
 import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.plan.ApplyOptions;
 import io.github.retrytopology.operations.plan.TopologyPlanner;
@@ -48,7 +49,7 @@ class DeprecatedFeaturesIT {
 
     @Test
     void theWholePathRunsOnABrokerThatDeniesEveryDeprecatedFeature() throws Exception {
-        assumeTrue(Installation.find().orElseThrow().version().atLeast(3, 13),
+        assumeTrue(Installation.find().orElseThrow().version().atLeast(new BrokerVersion(3, 13, 0)),
                 "RabbitMQ before 3.13 has no deprecated features to deny");
         try (LocalNode node = LocalNode.start("strict", "retry-strict-" + UUID.randomUUID(), DENIED)) {
             String vhost = "strict";

@@ -2,6 +2,7 @@ package io.github.retrytopology.model;
 
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,10 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         }
         requireNonNull(retryPolicy, "retryPolicy");
         requireNonNull(queueType, "queueType");
+        if (retryPolicy.delayBackend() == DelayBackend.BROKER && queueType != QueueType.QUORUM) {
+            throw new IllegalArgumentException("service '" + name + "' has the broker delay its retries, which only "
+                    + "quorum queues do, but its queues are " + queueType.id());
+        }
     }
 
     /** The queue this service consumes. */
@@ -59,7 +64,12 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         return Names.parkingLot(name);
     }
 
-    /** Its delay tiers, tier 1 first; empty if it never retries. */
+    /** What holds its messages until their retry: tier queues, or the broker. */
+    public DelayBackend delayBackend() {
+        return retryPolicy.delayBackend();
+    }
+
+    /** Its delay tiers, tier 1 first; empty if it never retries or the broker delays its retries. */
     public List<Tier> tiers() {
         List<Duration> delays = retryPolicy.tiers();
         List<Tier> tiers = new ArrayList<>(delays.size());
@@ -79,10 +89,12 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
     }
 
     /**
-     * How many times the broker may hand one message to this service's consumers before it parks it on its
-     * own: each retry arrives as a new message, so this counts only deliveries that ended without an answer
-     * (a consumer that crashed or lost its connection). It is {@code maxAttempts - 1}, so that a message that
-     * crashes its consumer every time is delivered {@code maxAttempts} times in all, like one that fails.
+     * How many failed deliveries of one message the broker allows before it parks the message on its own:
+     * {@code maxAttempts - 1}, so that a message that crashes its consumer every time is delivered
+     * {@code maxAttempts} times in all, like one that fails. On tier queues each retry arrives as a new message,
+     * so this counts only deliveries that ended without an answer (a consumer that crashed or lost its
+     * connection). When the broker delays retries, it counts those and every retry (a reject) alike; the consumer
+     * parks the last failure itself, so the broker parks only a message whose last attempt ended without an answer.
      */
     public int deliveryLimit() {
         return retryPolicy.maxAttempts() - 1;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.Topology;
@@ -126,7 +127,7 @@ class ChaosIT {
             // As an operator lifts the limit. RabbitMQ 3.10 keeps refusing a publisher it refused once, after the
             // limit is taken off, until a limit lets the queue take messages again (rabbitmq-server#12206): there it
             // is raised. 4.0.5 and 4.3.6 take that publisher's messages again once the limit is gone (measured).
-            if (target.broker.version().atLeast(4, 0)) {
+            if (target.broker.version().atLeast(new BrokerVersion(4, 0, 0))) {
                 full.remove("max-length");
                 lifted = "then taken off";
             } else {

@@ -2,6 +2,7 @@ package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.Durations;
 import java.util.List;
 
@@ -17,6 +18,9 @@ final class PolicyText {
         StringBuilder text = new StringBuilder();
         if (attempts == 1) {
             text.append("Never retried: a failure parks the message.");
+        } else if (service.retryPolicy().brokerDelay().isPresent()) {
+            text.append("Up to ").append(attempts).append(" attempts, the broker holding each retry back ")
+                    .append(brokerDelays(service)).append("; then the parking lot.");
         } else {
             text.append("Up to ").append(attempts).append(" attempts, the retries waiting ").append(delays(tiers));
             if (tiers.size() < attempts - 1) {
@@ -29,6 +33,23 @@ final class PolicyText {
             text.append(" Parked at once: ").append(String.join(", ", nonRetryable)).append('.');
         }
         return text.toString();
+    }
+
+    /** The delays of a service's retries, as the table of the picture lists them; {@code none} if it never retries. */
+    static String delays(Service service) {
+        if (service.retryPolicy().brokerDelay().isPresent()) {
+            return brokerDelays(service) + " (by the broker)";
+        }
+        return service.tiers().isEmpty() ? "none" : delays(service.tiers());
+    }
+
+    /** How long the broker holds a retry back: {@code 1s × n, up to 3s}, or {@code 5s} if that never grows. */
+    static String brokerDelays(Service service) {
+        BrokerDelay delay = service.retryPolicy().brokerDelay().orElseThrow();
+        if (delay.min().equals(delay.max())) {
+            return Durations.format(delay.min());
+        }
+        return Durations.format(delay.min()) + " × the retry's number, up to " + Durations.format(delay.max());
     }
 
     static String delays(List<Tier> tiers) {

@@ -36,12 +36,14 @@ public final class TopologyDiagram {
      * @param label the queue node's label
      * @param bindingLabel the label of the edge from the exchange: its routing keys
      * @param tiers its wait queues
+     * @param brokerDelayLabel the label of the edge from the service back to itself when the broker delays its
+     *     retries; empty otherwise
      * @param parkingLotLabel the parking lot node's label
      * @param parkLabel the label of the edge to the parking lot
      * @param row the service in the table, as Markdown cells
      */
-    public record ServiceNode(String id, String label, String bindingLabel, List<TierNode> tiers, String parkingLotLabel,
-            String parkLabel, List<String> row) {
+    public record ServiceNode(String id, String label, String bindingLabel, List<TierNode> tiers,
+            String brokerDelayLabel, String parkingLotLabel, String parkLabel, List<String> row) {
     }
 
     /**
@@ -79,18 +81,24 @@ public final class TopologyDiagram {
         if (!service.retryPolicy().nonRetryable().isEmpty()) {
             park.add("or non-retryable");
         }
-        if (service.queueType() == QueueType.QUORUM) {
+        if (service.retryPolicy().brokerDelay().isPresent()) {
+            // The broker counts a crash as a failed attempt, as it counts a retry.
+            park.add("or crashed its consumer");
+        } else if (service.queueType() == QueueType.QUORUM) {
             park.add("or crashed its consumer " + attempts + (attempts == 1 ? " time" : " times"));
         }
+        String brokerDelay = service.retryPolicy().brokerDelay().isEmpty() ? ""
+                : "attempts 1 to " + (attempts - 1) + " failed or crashed: the broker holds it back "
+                        + PolicyText.brokerDelays(service);
         String keys = service.routes().stream().map(route -> label(route.key().value())).collect(Collectors.joining("<br/>"));
         List<String> row = List.of(
                 markdownCode(service.name()),
                 service.routes().stream().map(route -> markdownCode(route.key().value())).collect(Collectors.joining(", ")),
                 String.valueOf(attempts),
-                tiers.isEmpty() ? "none" : markdownCell(PolicyText.delays(tiers)),
+                markdownCell(PolicyText.delays(service)),
                 service.queueType().id(),
                 markdownCode(service.parkingLot()));
-        return new ServiceNode(id, label(service.queue()), keys, tierNodes, label(service.parkingLot()),
+        return new ServiceNode(id, label(service.queue()), keys, tierNodes, label(brokerDelay), label(service.parkingLot()),
                 String.join("<br/>", park), row);
     }
 

@@ -14,6 +14,9 @@ flowchart LR
     ${service.id} -. "${tier.retryLabel}" .-> ${tier.id}
     ${tier.id} -. "${tier.returnLabel}" .-> ${service.id}
 </#list>
+<#if service.brokerDelayLabel?has_content>
+    ${service.id} -. "${service.brokerDelayLabel}" .-> ${service.id}
+</#if>
     ${service.id}_parking[("${service.parkingLotLabel}")]
     ${service.id} -. "${service.parkLabel}" .-> ${service.id}_parking
 </#list>

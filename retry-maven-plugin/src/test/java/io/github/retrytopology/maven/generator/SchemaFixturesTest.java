@@ -65,6 +65,8 @@ class SchemaFixturesTest {
             Map.entry("delay-too-long.yml", "a duration's length, across units"),
             Map.entry("delay-too-long-backoff.yml", "arithmetic across initial, multiplier and maxAttempts"),
             Map.entry("too-many-tiers.yml", "arithmetic across backoff and maxAttempts"),
+            Map.entry("broker-delay.yml", "arithmetic across delays and maxAttempts"),
+            Map.entry("broker-delay-classic.yml", "delayBy and queueType together, each the service's or inherited"),
             Map.entry("too-many-queues.yml", "a count across services and their tiers"),
             Map.entry("duplicate-handler.yml", "a name derived from the keys' words, across entries"),
             Map.entry("shadowed-routing-key.yml", "topic matching across entries"),

@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 
 /**
- * What follows a delivery's {@link Result}: acknowledge it, retry it after a delay, or park it. Only
- * {@link RetryPolicy#decide} makes one.
+ * What follows a delivery's {@link Result}: acknowledge it, retry it after a delay (through a tier queue or the
+ * broker's delayed retry), or park it. Only {@link RetryPolicy#decide} makes one.
  */
-public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, Decision.Park {
+public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, Decision.Requeue, Decision.Park {
 
     /** The one acknowledgement: the handler returned. */
     Acknowledge ACKNOWLEDGE = new Acknowledge();
@@ -28,6 +28,18 @@ public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, D
             if (tier < 1) {
                 throw new IllegalArgumentException("tiers are numbered from 1, got " + tier);
             }
+            requireNonNull(delay, "delay");
+        }
+    }
+
+    /**
+     * Retry through the broker's delayed retry: reject the delivery with requeue, and the broker holds it back for
+     * {@code delay} before delivering it again, counting the attempt itself.
+     *
+     * @param delay how long the broker holds it back
+     */
+    record Requeue(Duration delay) implements Decision {
+        public Requeue {
             requireNonNull(delay, "delay");
         }
     }

@@ -100,6 +100,24 @@ public final class Durations {
         return text.toString();
     }
 
+    /**
+     * Writes a duration as a spec may: in the largest single unit that holds it exactly, so that {@code 90s} stays
+     * {@code 90s} and {@code 120s} is {@code 2m}.
+     */
+    public static String write(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis <= 0) {
+            throw new IllegalArgumentException("a spec's durations are positive: " + duration);
+        }
+        long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
+        String[] symbols = {"d", "h", "m", "s", "ms"};
+        for (int unit = 0; ; unit++) {
+            if (millis % units[unit] == 0) {
+                return millis / units[unit] + symbols[unit];
+            }
+        }
+    }
+
     private static long append(StringBuilder text, long millis, long unit, String symbol) {
         long amount = millis / unit;
         if (amount > 0) {

@@ -26,8 +26,11 @@ public final class RetryPolicy {
     private final int maxAttempts;
     private final Backoff backoff;
     private final List<String> nonRetryable;
+    private final DelayBackend delayBackend;
     private final List<Duration> tiers;
-    private final List<Decision.Retry> retries;
+    private final Optional<BrokerDelay> brokerDelay;
+    /** The decision of each retry, retry 1 first; the last repeats. */
+    private final List<Decision> retries;
     /** Which listed name, if any, makes a failure of each class non-retryable; a class's hierarchy is walked once. */
     private final ClassValue<Optional<String>> listedSupertypes = new ClassValue<>() {
         @Override
@@ -37,6 +40,8 @@ public final class RetryPolicy {
     };
 
     /**
+     * A policy that waits in tier queues.
+     *
      * @param maxAttempts deliveries in all, the first included; 1 means never retry
      * @param backoff the delays before retries
      * @param nonRetryable binary names of exception classes that go straight to the parking lot
@@ -44,25 +49,54 @@ public final class RetryPolicy {
      *     tiers, or a delay beyond RabbitMQ's TTL limit
      */
     public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable) {
+        this(maxAttempts, backoff, nonRetryable, DelayBackend.TIER_QUEUES);
+    }
+
+    /**
+     * @param maxAttempts deliveries in all, the first included; 1 means never retry
+     * @param backoff the delays before retries
+     * @param nonRetryable binary names of exception classes that go straight to the parking lot
+     * @param delayBackend what holds a message until its retry
+     * @throws IllegalArgumentException if the policy cannot be: no attempt, a retry without a delay, too many
+     *     delays, a delay beyond RabbitMQ's TTL limit, or, on the broker, delays it cannot express
+     */
+    public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable, DelayBackend delayBackend) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts counts every delivery and is at least 1, got " + maxAttempts);
         }
         this.maxAttempts = maxAttempts;
         this.backoff = requireNonNull(backoff, "backoff");
         this.nonRetryable = List.copyOf(nonRetryable);
-        this.tiers = backoff.tiers(maxAttempts - 1);
-        if (maxAttempts > 1 && tiers.isEmpty()) {
+        this.delayBackend = requireNonNull(delayBackend, "delayBackend");
+        List<Duration> delays = backoff.tiers(maxAttempts - 1);
+        if (maxAttempts > 1 && delays.isEmpty()) {
             throw new IllegalArgumentException("a policy that retries needs at least one delay");
         }
-        if (tiers.size() > MAX_TIERS) {
-            throw new IllegalArgumentException(tiers.size() + " tiers is more than " + MAX_TIERS);
+        if (delays.size() > MAX_TIERS) {
+            throw new IllegalArgumentException(delays.size() + " delays is more than " + MAX_TIERS);
         }
-        List<Decision.Retry> retries = new ArrayList<>(tiers.size());
-        for (Duration delay : tiers) {
+        for (Duration delay : delays) {
             if (delay.compareTo(Durations.MAX_TTL) > 0) {
                 throw new IllegalArgumentException("delay " + Durations.format(delay) + " is above RabbitMQ's TTL limit");
             }
-            retries.add(new Decision.Retry(retries.size() + 1, delay));
+        }
+        List<Decision> retries = new ArrayList<>(delays.size());
+        if (delayBackend == DelayBackend.BROKER && maxAttempts > 1) {
+            BrokerDelay broker = BrokerDelay.of(delays, maxAttempts - 1).orElseThrow(() -> new IllegalArgumentException(
+                    "the broker's delayed retry cannot wait " + BrokerDelay.describe(delays) + "; the nearest it can is "
+                            + BrokerDelay.nearest(delays, maxAttempts - 1).describe(maxAttempts - 1)));
+            this.tiers = List.of();
+            this.brokerDelay = Optional.of(broker);
+            // Past the listed delays the broker's grows no more, as a listed last delay repeats.
+            for (int retry = 1; retry <= delays.size(); retry++) {
+                retries.add(new Decision.Requeue(broker.before(retry)));
+            }
+        } else {
+            this.tiers = delayBackend == DelayBackend.BROKER ? List.of() : delays;
+            this.brokerDelay = Optional.empty();
+            for (Duration delay : tiers) {
+                retries.add(new Decision.Retry(retries.size() + 1, delay));
+            }
         }
         this.retries = List.copyOf(retries);
     }
@@ -82,9 +116,22 @@ public final class RetryPolicy {
         return nonRetryable;
     }
 
-    /** Returns the delay of each tier, in order: tier 1 first. The last tier repeats for later retries. */
+    /** What holds a message until its retry. */
+    public DelayBackend delayBackend() {
+        return delayBackend;
+    }
+
+    /**
+     * Returns the delay of each tier, in order: tier 1 first. The last tier repeats for later retries. Empty when
+     * the broker delays the retries, or there are none.
+     */
     public List<Duration> tiers() {
         return tiers;
+    }
+
+    /** The broker's delay, when the broker delays the retries. */
+    public Optional<BrokerDelay> brokerDelay() {
+        return brokerDelay;
     }
 
     /** Whether a failure of this attempt parks the message rather than retrying it. */
@@ -99,8 +146,8 @@ public final class RetryPolicy {
      *   <li>no handler takes it, its body cannot be decoded, or its handler asked: park it;
      *   <li>it threw a failure listed in {@code nonRetryable} (its class, a superclass, an interface it implements,
      *       or the same of any cause): park it;
-     *   <li>it threw anything else, or asked for a retry: park it after the last attempt, retry it through the tier
-     *       of this retry otherwise.
+     *   <li>it threw anything else, or asked for a retry: park it after the last attempt, retry it otherwise:
+     *       through the tier of this retry, or by handing it back to the broker, which delays it.
      * </ul>
      *
      * @param attempt the delivery, counted from 1
@@ -170,16 +217,17 @@ public final class RetryPolicy {
     @Override
     public boolean equals(Object other) {
         return other instanceof RetryPolicy that && maxAttempts == that.maxAttempts && backoff.equals(that.backoff)
-                && nonRetryable.equals(that.nonRetryable);
+                && nonRetryable.equals(that.nonRetryable) && delayBackend == that.delayBackend;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(maxAttempts, backoff, nonRetryable);
+        return Objects.hash(maxAttempts, backoff, nonRetryable, delayBackend);
     }
 
     @Override
     public String toString() {
-        return "RetryPolicy[maxAttempts=" + maxAttempts + ", backoff=" + backoff + ", nonRetryable=" + nonRetryable + "]";
+        return "RetryPolicy[maxAttempts=" + maxAttempts + ", backoff=" + backoff + ", nonRetryable=" + nonRetryable
+                + ", delayBackend=" + delayBackend.id() + "]";
     }
 }

@@ -45,6 +45,8 @@ public enum ProblemCode {
     DELAYS_AND_BACKOFF("delays-and-backoff"),
     /** A service that retries but has no delays to wait between retries. */
     MISSING_DELAYS("missing-delays"),
+    /** A service whose retries the broker delays, with delays it cannot express or queues it cannot delay in. */
+    BROKER_DELAY("broker-delay"),
     /** A service whose delays expand to more wait queues than is sane. */
     TOO_MANY_TIERS("too-many-tiers"),
     /** A spec whose services need more queues in all than is sane. */

@@ -53,6 +53,7 @@ public record SpecDraft(
      * @param maxAttempts {@code maxAttempts}
      * @param delays {@code delays}
      * @param backoff {@code backoff}
+     * @param delayBy {@code delayBy}
      * @param queueType {@code queueType}
      * @param nonRetryable {@code nonRetryable}
      */
@@ -61,6 +62,7 @@ public record SpecDraft(
             Located<String> maxAttempts,
             Located<List<Located<String>>> delays,
             Located<BackoffDraft> backoff,
+            Located<String> delayBy,
             Located<String> queueType,
             Located<List<Located<String>>> nonRetryable) {
     }

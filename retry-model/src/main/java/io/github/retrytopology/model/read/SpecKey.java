@@ -25,6 +25,9 @@ public enum SpecKey {
     BACKOFF("backoff", false, "Delays that start at initial and multiply by multiplier, up to max; instead of "
             + "delays."),
     QUEUE_TYPE("queueType", false, "The type of all the service's queues: quorum (the default) or classic."),
+    DELAY_BY("delayBy", false, "What holds a message until its retry: tier-queues (the default; one wait queue per "
+            + "delay, any RabbitMQ) or broker (the quorum queue's own delayed retry, RabbitMQ 4.3.1 and later; delays "
+            + "of the form [d, 2d, 3d, ...], up to the last)."),
     NON_RETRYABLE("nonRetryable", false, "Binary names of exception classes that park a message at once: the "
             + "failure, any superclass or interface of it, or any of its causes."),
     KEY("key", true, "The binding key: words separated by dots, * for exactly one word, # for zero or more."),

@@ -3,6 +3,7 @@ package io.github.retrytopology.model.read;
 import static io.github.retrytopology.model.read.SpecKey.BACKOFF;
 import static io.github.retrytopology.model.read.SpecKey.DEFAULTS;
 import static io.github.retrytopology.model.read.SpecKey.DELAYS;
+import static io.github.retrytopology.model.read.SpecKey.DELAY_BY;
 import static io.github.retrytopology.model.read.SpecKey.EXCHANGE;
 import static io.github.retrytopology.model.read.SpecKey.HANDLER;
 import static io.github.retrytopology.model.read.SpecKey.INITIAL;
@@ -31,9 +32,10 @@ public enum SpecMapping {
     /** The document. */
     ROOT("a top-level key", VERSION, PACKAGE, VHOST, EXCHANGE, QUEUE_SETTINGS, DEFAULTS, SERVICES),
     /** {@code defaults}. */
-    DEFAULTS_MAPPING("a defaults key", MAX_ATTEMPTS, DELAYS, BACKOFF, QUEUE_TYPE, NON_RETRYABLE),
+    DEFAULTS_MAPPING("a defaults key", MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE, NON_RETRYABLE),
     /** One service. */
-    SERVICE("a service key", ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, QUEUE_TYPE, NON_RETRYABLE),
+    SERVICE("a service key", ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE,
+            NON_RETRYABLE),
     /** An entry of {@code routingKeys} written as a mapping. */
     ROUTE("a routing key's key", KEY, HANDLER, PAYLOAD),
     /** {@code backoff}. */

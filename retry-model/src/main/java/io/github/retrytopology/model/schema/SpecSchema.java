@@ -6,6 +6,7 @@ import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.model.read.SpecKey;
 import io.github.retrytopology.model.read.SpecMapping;
@@ -130,6 +131,7 @@ public final class SpecSchema {
                     object("type", "string", "pattern", "^\\+?0*[1-9][0-9]*$")));
             case DELAYS -> object("type", "array", "minItems", 1, "items", object("$ref", "#/definitions/duration"));
             case BACKOFF -> mapping(SpecMapping.BACKOFF_MAPPING);
+            case DELAY_BY -> object("enum", Arrays.stream(DelayBackend.values()).map(DelayBackend::id).toList());
             case QUEUE_TYPE -> object("enum", Arrays.stream(QueueType.values()).map(QueueType::id).toList());
             case NON_RETRYABLE -> object("type", "array", "items", object("$ref", "#/definitions/className"));
             case KEY -> bindingKey(KEY_WORD);

@@ -19,6 +19,15 @@ public final class QueueArguments {
     /** Dead-lettering that drops a message its target refuses: RabbitMQ's default. */
     public static final String AT_MOST_ONCE = "at-most-once";
 
+    /** The policy key of a quorum queue's delayed retry (RabbitMQ 4.3.1 and later): which returns it delays. */
+    public static final String DELAYED_RETRY_TYPE = "delayed-retry-type";
+    /** Delay only failed deliveries: a reject with requeue, or a consumer that crashed while holding the message. */
+    public static final String FAILED = "failed";
+    /** The policy key of the delayed retry's first delay, in milliseconds, also the step each later one adds. */
+    public static final String DELAYED_RETRY_MIN = "delayed-retry-min";
+    /** The policy key of the delayed retry's longest delay, in milliseconds. */
+    public static final String DELAYED_RETRY_MAX = "delayed-retry-max";
+
     private QueueArguments() {
     }
 

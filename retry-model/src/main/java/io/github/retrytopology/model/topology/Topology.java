@@ -24,8 +24,9 @@ import java.util.Map;
  * <p>Per service, with every queue durable and of the service's queue type:
  * <ul>
  *   <li>its queue, bound to the exchange once per routing key, which dead-letters to the parking lot (with a
- *       quorum queue, when the delivery limit is exceeded by a message that keeps crashing its consumer);
- *   <li>one wait queue per tier, nobody's to consume, whose TTL is the tier's delay and which dead-letters
+ *       quorum queue, when the delivery limit is exceeded by a message that keeps crashing its consumer), and
+ *       which holds back rejected messages when the broker delays the service's retries;
+ *   <li>unless the broker delays its retries, one wait queue per tier, nobody's to consume, whose TTL is the tier's delay and which dead-letters
  *       back to the service's queue through the default exchange, so that a retry reaches no other service;
  *   <li>its parking lot, which keeps whatever reaches it.
  * </ul>
@@ -109,6 +110,12 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
         if (service.queueType() == QueueType.QUORUM) {
             settings.values.put("delivery-limit", service.deliveryLimit());
         }
+        service.retryPolicy().brokerDelay().ifPresent(delay -> {
+            // Only failed deliveries: a nack with requeue, which the consumer sends when it stops, is not delayed.
+            settings.values.put(QueueArguments.DELAYED_RETRY_TYPE, QueueArguments.FAILED);
+            settings.values.put(QueueArguments.DELAYED_RETRY_MIN, delay.min().toMillis());
+            settings.values.put(QueueArguments.DELAYED_RETRY_MAX, delay.max().toMillis());
+        });
         return settings;
     }
 

@@ -8,6 +8,8 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.BrokerDelay;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import io.github.retrytopology.model.problem.ProblemCode;
@@ -189,6 +191,7 @@ public final class SpecValidator {
     private record Settings(
             Setting<Integer> maxAttempts,
             Setting<Backoff> backoff,
+            Setting<DelayBackend> delayBy,
             Setting<QueueType> queueType,
             Setting<List<String>> nonRetryable) {
     }
@@ -217,6 +220,8 @@ public final class SpecValidator {
         return new Settings(
                 draft.maxAttempts() == null ? null : new Setting<>(maxAttempts(draft.maxAttempts()), draft.maxAttempts()),
                 backoff,
+                draft.delayBy() == null ? null : new Setting<>(
+                        choice(draft.delayBy(), DelayBackend.values(), DelayBackend::id, null), draft.delayBy()),
                 draft.queueType() == null ? null : new Setting<>(
                         choice(draft.queueType(), QueueType.values(), QueueType::id, null), draft.queueType()),
                 draft.nonRetryable() == null ? null : new Setting<>(nonRetryable(draft.nonRetryable()), draft.nonRetryable()));
@@ -450,8 +455,8 @@ public final class SpecValidator {
             }
             List<Route> routes = routes(draft);
             Settings own = settings(draft.policy());
-            Optional<RetryPolicy> policy = policy(name, own, defaults);
             QueueType queueType = inherit(own.queueType(), defaults.queueType(), QueueType.QUORUM);
+            Optional<RetryPolicy> policy = policy(name, own, defaults, queueType);
             if (named && routes != null && policy.isPresent() && queueType != null) {
                 int tiers = policy.get().tiers().size();
                 checkLength(name, tiers);
@@ -621,10 +626,21 @@ public final class SpecValidator {
         return Optional.of(name);
     }
 
-    private Optional<RetryPolicy> policy(Located<String> service, Settings own, Settings defaults) {
+    private Optional<RetryPolicy> policy(Located<String> service, Settings own, Settings defaults, QueueType queueType) {
         Setting<Integer> maxAttempts = own.maxAttempts() != null ? own.maxAttempts() : defaults.maxAttempts();
         Setting<Backoff> backoff = own.backoff() != null ? own.backoff() : defaults.backoff();
         Setting<List<String>> nonRetryable = own.nonRetryable() != null ? own.nonRetryable() : defaults.nonRetryable();
+        Setting<DelayBackend> delayBy = own.delayBy() != null ? own.delayBy() : defaults.delayBy();
+        DelayBackend backend = delayBy == null ? DelayBackend.TIER_QUEUES : delayBy.value();
+        if (backend == null) {
+            return Optional.empty();
+        }
+        if (backend == DelayBackend.BROKER && queueType == QueueType.CLASSIC) {
+            problems.report(delayBy.source(), ProblemCode.BROKER_DELAY, "service '" + service.value() + "' has the "
+                    + "broker delay its retries, which only quorum queues do, but its queueType is classic; make it "
+                    + "quorum, or delay by tier-queues");
+            return Optional.empty();
+        }
         if (maxAttempts == null) {
             problems.report(service, ProblemCode.MISSING_KEY, "service '" + service.value()
                     + "' has no maxAttempts, and defaults sets none; expected a number of attempts, such as 4");
@@ -637,7 +653,7 @@ public final class SpecValidator {
         int attempts = maxAttempts.value();
         List<String> classes = nonRetryable == null ? List.of() : nonRetryable.value();
         if (attempts == 1) {
-            return Optional.of(new RetryPolicy(1, backoff == null ? Backoff.none() : backoff.value(), classes));
+            return Optional.of(new RetryPolicy(1, backoff == null ? Backoff.none() : backoff.value(), classes, backend));
         }
         if (backoff == null) {
             problems.report(service, ProblemCode.MISSING_DELAYS, "service '" + service.value() + "' retries (maxAttempts "
@@ -658,7 +674,14 @@ public final class SpecValidator {
                 return Optional.empty();
             }
         }
-        return Optional.of(new RetryPolicy(attempts, backoff.value(), classes));
+        if (backend == DelayBackend.BROKER && BrokerDelay.of(tiers, attempts - 1).isEmpty()) {
+            problems.report(backoff.source(), ProblemCode.BROKER_DELAY, "service '" + service.value() + "' has the "
+                    + "broker delay its retries, which waits d, 2d, 3d, ... up to a longest delay, and cannot wait "
+                    + BrokerDelay.describe(tiers) + "; the nearest it can is "
+                    + BrokerDelay.nearest(tiers, attempts - 1).describe(attempts - 1) + ", or delay by tier-queues");
+            return Optional.empty();
+        }
+        return Optional.of(new RetryPolicy(attempts, backoff.value(), classes, backend));
     }
 
     private static <T> T inherit(Setting<T> own, Setting<T> defaults, T fallback) {

@@ -162,4 +162,26 @@ class RetryPolicyTest {
     static final class PermanentFailure extends RuntimeException implements Permanent {
         private static final long serialVersionUID = 1L;
     }
+
+    @Test
+    void onTheBrokerRetriesByHandingBackWithTheBrokersDelay() {
+        RetryPolicy broker = new RetryPolicy(5, Backoff.delays(ofSeconds(1), ofSeconds(2)), List.of(),
+                DelayBackend.BROKER);
+
+        assertThat(broker.tiers()).isEmpty();
+        assertThat(broker.brokerDelay()).contains(new BrokerDelay(ofSeconds(1), ofSeconds(2)));
+        assertThat(broker.decide(1, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofSeconds(1)));
+        assertThat(broker.decide(2, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofSeconds(2)));
+        assertThat(broker.decide(4, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofSeconds(2)));
+        assertThat(broker.decide(5, Result.threw(new IllegalStateException()))).isInstanceOf(Decision.Park.class);
+    }
+
+    @Test
+    void onTheBrokerRefusesDelaysItCannotWait() {
+        assertThatThrownBy(() -> new RetryPolicy(4, Backoff.delays(ofSeconds(10), ofMinutes(1), ofMinutes(10)), List.of(),
+                DelayBackend.BROKER))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot wait [10s, 1m, 10m]; the nearest it can is [10s, 20s, 30s]");
+        assertThat(new RetryPolicy(1, Backoff.none(), List.of(), DelayBackend.BROKER).brokerDelay()).isEmpty();
+    }
 }

@@ -2,6 +2,7 @@ package io.github.retrytopology.model.topology;
 
 import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.github.retrytopology.model.QueueSettings;
@@ -10,6 +11,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import io.github.retrytopology.model.load.Specs;
 import java.io.IOException;
@@ -145,5 +147,34 @@ class TopologyTest {
 
     private Policy policy(String name) {
         return topology.policies().stream().filter(policy -> policy.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aServiceTheBrokerDelaysHasNoTiersAndItsQueueDelaysFailedDeliveries() {
+        Service sms = new Service("sms", List.of(Route.of("order.created")),
+                new RetryPolicy(4, Backoff.delays(ofSeconds(1), ofSeconds(2)), List.of(), DelayBackend.BROKER),
+                QueueType.QUORUM);
+        Topology broker = Topology.of(new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES, List.of(sms)));
+
+        assertThat(broker.queues()).extracting(Queue::name).containsExactly("sms", "sms.parking-lot");
+        assertThat(broker.policies()).filteredOn(policy -> policy.name().equals("sms")).singleElement()
+                .satisfies(policy -> assertThat(policy.definition()).contains(
+                        entry("delayed-retry-type", "failed"),
+                        entry("delayed-retry-min", 1_000L),
+                        entry("delayed-retry-max", 2_000L),
+                        entry("delivery-limit", 3),
+                        entry("dead-letter-routing-key", "sms.parking-lot")));
+        Topology withArguments = Topology.of(new RetrySpec("com.acme", "/", "shop.events", QueueSettings.ARGUMENTS,
+                List.of(sms)));
+        assertThat(withArguments.queue("sms").arguments()).contains(entry("x-delayed-retry-type", "failed"),
+                entry("x-delayed-retry-min", 1_000L), entry("x-delayed-retry-max", 2_000L));
+    }
+
+    @Test
+    void onlyQuorumQueuesDelayRetriesOnTheBroker() {
+        RetryPolicy broker = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER);
+
+        assertThatThrownBy(() -> new Service("sms", List.of(Route.of("a")), broker,
+                QueueType.CLASSIC)).hasMessageContaining("only quorum queues do");
     }
 }

@@ -15,6 +15,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.plan.ApplyReport.Outcome;
@@ -187,7 +188,7 @@ class PlanApplyIT {
 
     @Test
     void aPolicyWithoutADeliveryLimitOfItsOwnBesideOurArgumentsIsNoConflict() throws IOException {
-        assumeTrue(broker.broker().version().atLeast(4, 0), "RabbitMQ 3 refuses a negative delivery limit");
+        assumeTrue(broker.broker().version().atLeast(new BrokerVersion(4, 0, 0)), "RabbitMQ 3 refuses a negative delivery limit");
         RetrySpec spec = spec("arguments", 3, "200ms, 400ms", "quorum", "order.created, order.paid", "");
         applyBringsInSync(spec, ApplyOptions.safe());
         broker.management().putPolicy(broker.name(), new Policy("no-limit", "^orders$", "queues", 0,

@@ -49,7 +49,7 @@ public interface DeliveryObserver {
             if (decision instanceof Decision.Acknowledge) {
                 return SUCCESS;
             }
-            return new Outcome(decision instanceof Decision.Retry ? Kind.RETRY : Kind.PARK, decision);
+            return new Outcome(decision instanceof Decision.Park ? Kind.PARK : Kind.RETRY, decision);
         }
 
         /** The outcome's name, as metrics and spans record it: {@code success}, {@code retry}, ... */

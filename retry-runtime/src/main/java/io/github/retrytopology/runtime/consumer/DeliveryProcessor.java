@@ -3,6 +3,7 @@ package io.github.retrytopology.runtime.consumer;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.decision.Decision;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Result;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
@@ -13,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Handles deliveries to their end, on the thread that dispatched them: runs the handler, tells the model what came
- * of it, and does what the model decides: acknowledge the delivery, or hand it to its channel life's republisher,
- * which acknowledges it once the broker has its retry or park.
+ * of it, and does what the model decides: acknowledge the delivery, reject it back to a queue that delays it, or
+ * hand it to its channel life's republisher, which acknowledges it once the broker has its retry or park.
  */
 final class DeliveryProcessor {
 
@@ -38,8 +39,7 @@ final class DeliveryProcessor {
                 headers.originalExchange().orElse(envelope.getExchange()),
                 routingKey,
                 dispatch == null ? null : dispatch.route().key().value(),
-                // Saturates: a trusted count at the largest int is the last attempt, not a negative one.
-                headers.attempts() == Integer.MAX_VALUE ? Integer.MAX_VALUE : headers.attempts() + 1,
+                settings.service().delayBackend().attempt(headers.attempts(), headers.deliveryCount()),
                 headers::firstFailure,
                 properties, headers.delivered(),
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
@@ -83,6 +83,12 @@ final class DeliveryProcessor {
         } else if (decision instanceof Decision.Acknowledge) {
             if (delivery.ack()) {
                 settings.listeners().tell(listener -> listener.onSuccess(delivered));
+            }
+        } else if (decision instanceof Decision.Requeue requeue) {
+            // A reject, not a nack: the broker counts it and delays it; a nack it would do neither on.
+            Throwable failed = failure;
+            if (delivery.reject()) {
+                settings.listeners().tell(listener -> listener.onRequeued(delivered, failed, requeue));
             }
         } else {
             republish(delivery, decision, failure);
@@ -129,7 +135,8 @@ final class DeliveryProcessor {
     private void crossCheck(Delivery delivery) {
         RetryHeaders headers = delivery.headers;
         int deliveryCount = headers.deliveryCount();
-        if (deliveryCount > 0) {
+        // Where the broker delays retries, it counts each of them as it counts a crash: no sign of one then.
+        if (deliveryCount > 0 && settings.service().delayBackend() == DelayBackend.TIER_QUEUES) {
             log.warn("{} was delivered {} time(s) before without an answer: a consumer crashed, lost its connection "
                     + "or was stopped while it held it", delivery.context, deliveryCount);
             settings.listeners().tell(listener -> listener.onRedelivery(delivery.context, deliveryCount));

@@ -19,8 +19,16 @@ public interface RetryListener {
     default void onSuccess(DeliveryContext context) {
     }
 
-    /** The message failed and now waits in {@code tier}. */
+    /** The message failed and now waits in {@code tier}, a wait queue. */
     default void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
+    }
+
+    /**
+     * The message failed and went back to its queue, rejected, and the broker holds it back for
+     * {@code requeue.delay()} before delivering it again: the broker's delayed retry, on RabbitMQ 4.3.1 and later.
+     * Unlike {@link #onRetry}, nothing confirms this; the broker takes a reject as it takes an acknowledgement.
+     */
+    default void onRequeued(DeliveryContext context, Throwable failure, Decision.Requeue requeue) {
     }
 
     /**

@@ -8,12 +8,14 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.classes.ClassCheck;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -387,12 +389,14 @@ public final class RetryingConsumer implements AutoCloseable {
         /**
          * Opens the channels and starts consuming, cautiously: see the class comment.
          *
-         * @throws IllegalStateException if the codec cannot decode a payload type of the routes
+         * @throws IllegalStateException if the codec cannot decode a payload type of the routes, or the service
+         *     needs a newer RabbitMQ than the connection's
          * @throws IOException if the broker refuses a channel or the consumer, for example because the queue
          *     does not exist
          */
         public RetryingConsumer start() throws IOException {
             routes.requireDecodable(codec);
+            requireBrokerFor(routes.service());
             ClassCheck.nonRetryableProblems(routes.service()).forEach(log::warn);
             ConsumerSettings settings = ConsumerSettings.of(routes, codec, new Listeners(listeners, observers), clock,
                     ticker, confirmTimeout, prefetch, consumers);
@@ -414,6 +418,32 @@ public final class RetryingConsumer implements AutoCloseable {
             consumer.context.acks.every(Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4)), consumer::acksTick);
             log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);
             return consumer;
+        }
+    
+        /**
+         * Refuses to consume for a service whose retries the broker delays from a broker that cannot: it would take
+         * the rejects as plain requeues and hand each retry back at once, until the delivery limit parked it.
+         */
+        private void requireBrokerFor(Service service) {
+            Optional<BrokerVersion> required = BrokerVersion.requiredBy(List.of(service));
+            if (required.isEmpty()) {
+                return;
+            }
+            Object reported = connection.getServerProperties().get("version");
+            BrokerVersion version;
+            try {
+                version = BrokerVersion.parse(String.valueOf(reported));
+            } catch (IllegalArgumentException unreadable) {
+                log.warn("{}: the broker reports its version as '{}'; it is taken to delay retries, as {} needs",
+                        service.name(), reported, "delayBy: broker");
+                return;
+            }
+            if (!version.atLeast(required.get())) {
+                throw new IllegalStateException("service '" + service.name() + "' has the broker delay its retries "
+                        + "(delayBy: broker), which needs RabbitMQ " + required.get() + " or later; the broker at "
+                        + connection.getAddress().getHostAddress() + ":" + connection.getPort() + " is RabbitMQ "
+                        + version);
+            }
         }
     }
 }

@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <tr><td>{@code messaging.process.duration}</td><td>timer</td><td>each handler run, tagged with its outcome and
  *       the failure's class ({@code error.type})</td></tr>
  *   <tr><td>{@code retry.messages}</td><td>counter</td><td>messages acknowledged ({@code retry.outcome}
- *       {@code success}), retried (with {@code retry.tier}) or parked (with {@code retry.park.reason}), once the
+ *       {@code success}), retried (with {@code retry.tier}: its number, or {@code broker} where the broker delays
+ *       retries) or parked (with {@code retry.park.reason}), once the
  *       broker took them</td></tr>
  *   <tr><td>{@code retry.republish.duration}</td><td>timer</td><td>from a retry's or park's first send to the
  *       broker's confirm</td></tr>
@@ -58,6 +59,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MicrometerRetryMetrics implements RetryListener, DeliveryObserver {
 
     private static final String NONE = "none";
+    /** The tier of a retry the broker delays. */
+    private static final String BROKER = "broker";
 
     private final MeterRegistry registry;
     /** Each meter by its name and tag values: cheaper to build and compare, once per message, than its tags. */
@@ -98,6 +101,11 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     @Override
     public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
         counter(Key.of("retry.messages", context).with("retry", Integer.toString(tier.number()), NONE)).increment();
+    }
+
+    @Override
+    public void onRequeued(DeliveryContext context, Throwable failure, Decision.Requeue requeue) {
+        counter(Key.of("retry.messages", context).with("retry", BROKER, NONE)).increment();
     }
 
     @Override

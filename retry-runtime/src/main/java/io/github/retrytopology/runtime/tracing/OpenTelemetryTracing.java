@@ -34,10 +34,11 @@ import java.util.Map;
  * messaging.destination.name} (the exchange), {@code messaging.rabbitmq.destination.routing_key}, {@code
  * messaging.destination.subscription.name} (the service's queue), {@code messaging.message.id}, {@code
  * messaging.message.body.size}) and the retry's own: {@code retry.service}, {@code retry.route} (the binding key
- * that took the message), {@code retry.attempt}, {@code retry.max_attempts}, and once the handler is done {@code
- * retry.outcome} ({@code success}, {@code retry}, {@code park} or {@code requeued}), {@code retry.tier} and
- * {@code retry.tier.queue} for a retry, {@code retry.park.reason} for a park. A handler that threw records the
- * exception, sets {@code error.type} to its class and the span's status to error.
+ * that took the message), {@code retry.attempt}, {@code retry.max_attempts}, {@code retry.delay.backend}
+ * ({@code tier-queues} or {@code broker}), and once the handler is done {@code retry.outcome} ({@code success},
+ * {@code retry}, {@code park} or {@code requeued}), {@code retry.delay_ms} for a retry, with {@code retry.tier}
+ * and {@code retry.tier.queue} for one through a tier, {@code retry.park.reason} for a park. A handler that threw
+ * records the exception, sets {@code error.type} to its class and the span's status to error.
  */
 public final class OpenTelemetryTracing implements DeliveryObserver {
 
@@ -81,7 +82,8 @@ public final class OpenTelemetryTracing implements DeliveryObserver {
                 .setAttribute("messaging.message.body.size", (long) context.bodySize())
                 .setAttribute("retry.service", context.service().name())
                 .setAttribute("retry.attempt", (long) context.attempt())
-                .setAttribute("retry.max_attempts", (long) context.service().retryPolicy().maxAttempts());
+                .setAttribute("retry.max_attempts", (long) context.service().retryPolicy().maxAttempts())
+                .setAttribute("retry.delay.backend", context.service().delayBackend().id());
         if (!context.routingKey().isEmpty()) {
             builder.setAttribute("messaging.rabbitmq.destination.routing_key", context.routingKey());
         }
@@ -95,6 +97,9 @@ public final class OpenTelemetryTracing implements DeliveryObserver {
                 if (outcome.decision() instanceof Decision.Retry retry) {
                     span.setAttribute("retry.tier", (long) retry.tier());
                     span.setAttribute("retry.tier.queue", context.service().tier(retry.tier()).queue());
+                    span.setAttribute("retry.delay_ms", retry.delay().toMillis());
+                } else if (outcome.decision() instanceof Decision.Requeue requeue) {
+                    span.setAttribute("retry.delay_ms", requeue.delay().toMillis());
                 } else if (outcome.decision() instanceof Decision.Park park) {
                     span.setAttribute("retry.park.reason", park.reason().id());
                 }

@@ -1,6 +1,8 @@
 package io.github.retrytopology.runtime.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -159,7 +161,8 @@ public final class Broker {
     /** The RabbitMQ version of this broker, as its management API says. */
     public synchronized BrokerVersion version() throws IOException {
         if (version == null) {
-            version = BrokerVersion.of(management().get("api/overview"));
+            version = BrokerVersion.parse(new ObjectMapper().readTree(management().get("api/overview"))
+                    .path("rabbitmq_version").asText());
         }
         return version;
     }

@@ -1,5 +1,6 @@
 package io.github.retrytopology.runtime.testing;
 
+import io.github.retrytopology.model.topology.BrokerVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

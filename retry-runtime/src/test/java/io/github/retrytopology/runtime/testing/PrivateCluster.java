@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
