@@ -38,7 +38,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
     static final String QUEUE_COLUMNS = "name,state,members,online,messages,consumers,messages_dlx";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
 
     BrokerState {

@@ -4,10 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.DelayBackend;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -63,19 +68,49 @@ public final class TopologyPlanner {
      * messages waiting for a target that exists, their count is read again, {@link #DEAD_LETTERS_AGAIN} later and,
      * if it has not fallen, once more, to tell whether the queue forwards them.
      *
-     * @throws IOException if the broker cannot be read, or the virtual host does not exist
+     * @throws IOException if the broker cannot be read, the virtual host does not exist, or the broker is older than
+     *     the spec needs
      */
     public Plan plan(RetrySpec spec) throws IOException {
         return Planner.plan(spec, read(spec), api.base());
     }
 
     private BrokerState read(RetrySpec spec) throws IOException {
+        requireVersion(spec);
         boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
         BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
         for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
             state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
         }
         return state;
+    }
+
+    /**
+     * Refuses a spec that needs a newer RabbitMQ than the broker, before anything is compared or changed: an older
+     * broker refuses the policies of the broker's delayed retry, and takes them as queue arguments it ignores.
+     */
+    private void requireVersion(RetrySpec spec) throws IOException {
+        Optional<BrokerVersion> required = BrokerVersion.requiredBy(spec.services());
+        if (required.isEmpty()) {
+            return;
+        }
+        String reported = BrokerState.JSON.readTree(api.get("api/overview")).path("rabbitmq_version").asText();
+        BrokerVersion version;
+        try {
+            version = BrokerVersion.parse(reported);
+        } catch (IllegalArgumentException unreadable) {
+            throw new IOException("the broker at " + api.base() + " reports no RabbitMQ version ('" + reported
+                    + "'), and the spec needs " + required.get() + " or later; nothing was changed", unreadable);
+        }
+        if (!version.atLeast(required.get())) {
+            List<String> services = spec.services().stream()
+                    .filter(service -> service.delayBackend() == DelayBackend.BROKER)
+                    .map(Service::name)
+                    .toList();
+            throw new IOException("the broker at " + api.base() + " is RabbitMQ " + version + ", and " + services
+                    + " have the broker delay their retries (delayBy: broker), which needs RabbitMQ " + required.get()
+                    + " or later; nothing was changed. Upgrade the broker, or delay by tier-queues");
+        }
     }
 
     /**

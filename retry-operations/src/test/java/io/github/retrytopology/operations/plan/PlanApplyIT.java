@@ -103,6 +103,39 @@ class PlanApplyIT {
     }
 
     @Test
+    void aServiceTheBrokerDelaysHasItsPolicyAndNoTiersAndOneApplyBringsItInSync() throws IOException {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " does not delay retries");
+        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+
+        Plan plan = planner.plan(spec);
+
+        assertThat(plan.entries()).extracting(PlanEntry::object).filteredOn(object -> object.contains("mail"))
+                .containsExactly("queue mail", "policy mail", "queue mail.parking-lot", "policy mail.parking-lot",
+                        "binding order.shipped -> mail");
+        assertThat(plan.entry(Kind.POLICY, "mail").spec().get("definition")).asString()
+                .contains("delayed-retry-type=failed", "delayed-retry-min=200", "delayed-retry-max=400");
+        applyBringsInSync(spec, ApplyOptions.safe());
+    }
+
+    @Test
+    void aBrokerTooOldToDelayRetriesIsToldSoAndNothingChanges() throws IOException {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(!version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " delays retries");
+        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+
+        assertThatThrownBy(() -> planner.apply(spec, ApplyOptions.safe(), progress::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("is RabbitMQ " + version + ", and [mail] have the broker delay their retries "
+                        + "(delayBy: broker), which needs RabbitMQ 4.3.1 or later; nothing was changed");
+        assertThatThrownBy(() -> planner.plan(spec)).hasMessageContaining("is RabbitMQ " + version);
+        assertThat(progress).isEmpty();
+        assertThat(JSON.readTree(broker.management().get("api/queues/" + TestManagement.encode(broker.name())))).isEmpty();
+    }
+
+    @Test
     void aDeletedQueueIsToCreate() throws Exception {
         applyBringsInSync(spec(), ApplyOptions.safe());
         try (Channel channel = channel()) {
