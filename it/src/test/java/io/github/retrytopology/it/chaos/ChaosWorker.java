@@ -16,7 +16,7 @@ import java.time.Duration;
  * down: it fails each message as {@link Workload} says, halts its JVM on a poison message, and writes each
  * success to a file before returning, so that what it did outlives a {@code kill -9}.
  *
- * <p>Arguments: the AMQP URI of the virtual host, and the file to append successes to.
+ * <p>Arguments: the AMQP URI of the virtual host, the file to append successes to, and the {@link WorkService}.
  */
 public final class ChaosWorker {
 
@@ -54,9 +54,10 @@ public final class ChaosWorker {
         };
     }
 
-    /** A consumer as the chaos runs start it: prefetch 20, two consumers. */
-    static RetryingConsumer.Builder consumer(Connection connection, Successes successes, Duration work) {
-        return RetryingConsumer.builder(connection, WorkHandler.routes(handler(successes, work)::handle))
+    /** A consumer of the service as the chaos runs start it: prefetch 20, two consumers. */
+    static RetryingConsumer.Builder consumer(Connection connection, WorkService service, Successes successes,
+            Duration work) {
+        return RetryingConsumer.builder(connection, service.routes(handler(successes, work)))
                 .prefetch(PREFETCH).consumers(CONSUMERS);
     }
 
@@ -66,7 +67,7 @@ public final class ChaosWorker {
         factory.setNetworkRecoveryInterval(200);
         OutputStream out = new FileOutputStream(Path.of(args[1]).toFile(), true);
         Connection connection = factory.newConnection("chaos-worker");
-        consumer(connection, (id, attempt) -> {
+        consumer(connection, WorkService.valueOf(args[2]), (id, attempt) -> {
             synchronized (out) {
                 out.write((id + " " + attempt + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();

@@ -275,7 +275,7 @@ class ClusterIT {
     private static final class Run {
         final String vhost;
         final Workload workload = Workload.of(MESSAGES);
-        final Tally tally = new Tally(workload);
+        final Tally tally = new Tally(workload, WorkService.TIER_QUEUES);
         final ChaosIT.Heard heard = new ChaosIT.Heard();
         final ConcurrentLinkedQueue<Long> arrivals = new ConcurrentLinkedQueue<>();
         final Map<String, Long> failures = new ConcurrentHashMap<>();

@@ -26,10 +26,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Tally implements ChaosWorker.Successes {
 
     private final Workload workload;
+    private final WorkService service;
     private final Map<String, AtomicInteger> successes = new ConcurrentHashMap<>();
 
-    Tally(Workload workload) {
+    Tally(Workload workload, WorkService service) {
         this.workload = workload;
+        this.service = service;
     }
 
     @Override
@@ -61,9 +63,9 @@ final class Tally implements ChaosWorker.Successes {
     }
 
     /** The parked messages by id, as a person listing the parking lot sees them: twins as one, with copies. */
-    static Map<String, List<ParkedMessage>> parked(Connection connection) throws IOException {
+    Map<String, List<ParkedMessage>> parked(Connection connection) throws IOException {
         Map<String, List<ParkedMessage>> parked = new HashMap<>();
-        for (ParkedMessage message : ParkingLot.of(connection, RetryTopology.WORK).list(Integer.MAX_VALUE)) {
+        for (ParkedMessage message : ParkingLot.of(connection, service.service).list(Integer.MAX_VALUE)) {
             String id = Optional.ofNullable(message.properties().getMessageId()).orElse("?");
             parked.computeIfAbsent(id, ignored -> new ArrayList<>()).add(message);
         }
@@ -75,6 +77,7 @@ final class Tally implements ChaosWorker.Successes {
         Map<String, List<ParkedMessage>> parked = parked(connection);
         int lost = 0;
         int parkedEarly = 0;
+        int parkedAfterCrashes = 0;
         int duplicates = 0;
         for (String id : workload.ids) {
             int succeeded = successes.getOrDefault(id, new AtomicInteger()).get();
@@ -86,24 +89,36 @@ final class Tally implements ChaosWorker.Successes {
             duplicates += Math.max(0, succeeded - 1) + Math.max(0, copies - 1);
             if (!parking.stream().allMatch(message -> parkedRightly(id, message))) {
                 parkedEarly++;
+            } else if (!parking.isEmpty() && Workload.failures(id) != Workload.NEVER) {
+                parkedAfterCrashes++;
             }
         }
         int parkedIds = (int) workload.ids.stream().filter(parked::containsKey).count();
+        String counted = parkedAfterCrashes == 0 ? notes : notes + "; " + parkedAfterCrashes + " parked after crashes "
+                + "and lost connections counted as attempts";
         return new Row(scenario, workload.ids.size(), successes.size(), parkedIds, lost, parkedEarly, duplicates,
-                took, notes);
+                took, counted);
     }
 
     /**
      * Whether a message belongs in the parking lot, for the reason it is there: a message that fails every
-     * time after its last attempt, a poison message by the broker's delivery limit.
+     * time after its last attempt, a poison message by the broker's delivery limit. Where the broker delays
+     * retries it counts a delivery that ended in a crash or a lost connection as a failed attempt, as RabbitMQ 4.3
+     * counts it: there any message may be parked once its attempts so counted are spent, by the consumer after
+     * its last one failed or by the broker after its last one crashed, and never before.
      */
-    private static boolean parkedRightly(String id, ParkedMessage parked) {
-        if (Workload.isPoison(id)) {
-            return parked.reason().filter(ParkReason.DELIVERY_LIMIT::equals).isPresent();
+    private boolean parkedRightly(String id, ParkedMessage parked) {
+        int maxAttempts = service.service.retryPolicy().maxAttempts();
+        boolean lastFailed = parked.reason().filter(ParkReason.ATTEMPTS_EXHAUSTED::equals).isPresent()
+                && parked.attempts() == maxAttempts;
+        boolean lastCrashed = parked.reason().filter(ParkReason.DELIVERY_LIMIT::equals).isPresent();
+        if (service.brokerCounts()) {
+            return Workload.isPoison(id) ? lastCrashed : lastFailed || lastCrashed;
         }
-        return Workload.failures(id) == Workload.NEVER
-                && parked.reason().filter(ParkReason.ATTEMPTS_EXHAUSTED::equals).isPresent()
-                && parked.attempts() == RetryTopology.Work.MAX_ATTEMPTS;
+        if (Workload.isPoison(id)) {
+            return lastCrashed;
+        }
+        return Workload.failures(id) == Workload.NEVER && lastFailed;
     }
 
     /** One line of the chaos table. */
