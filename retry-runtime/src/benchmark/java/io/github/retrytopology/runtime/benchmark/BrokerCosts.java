@@ -3,11 +3,8 @@ package io.github.retrytopology.runtime.benchmark;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.topology.Topology;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -130,29 +127,26 @@ final class BrokerCosts {
         channel.close();
     }
 
-    /** Takes {@code messages} from the service's queue as the contenders do, acknowledging each. */
+    /**
+     * Takes {@code messages} from the service's queue as the contenders do, acknowledging each. What comes beyond
+     * the count (on RabbitMQ 4.3.6, once, more messages came back from the tier than were sent to it) is left alone.
+     */
     private static void consume(Connection connection, Service service, ConsumerBenchmark.Options options,
             int messages) throws Exception {
         Counter counter = new Counter(messages);
-        List<Channel> channels = new ArrayList<>();
-        for (int i = 0; i < options.consumers(); i++) {
-            Channel channel = connection.createChannel();
-            channels.add(channel);
-            channel.basicQos(options.prefetch());
-            channel.basicConsume(service.queue(), false, new DefaultConsumer(channel) {
-                @Override
-                public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
-                        byte[] body) throws IOException {
+        List<Channel> channels = Contender.subscribe(connection, service.queue(), options,
+                (channel, envelope, properties, body) -> {
+                    if (counter.count() >= messages) {
+                        return; // more came back than were sent: left unacknowledged, for the next purge
+                    }
                     channel.basicAck(envelope.getDeliveryTag(), false);
                     counter.done();
-                }
-            });
-        }
+                });
         if (!counter.await(options.timeoutSeconds())) {
             throw new IllegalStateException("took only " + counter.count() + " of " + messages + " messages");
         }
         for (Channel channel : channels) {
-            channel.close();
+            channel.abort(); // gives back what it holds beyond the count
         }
     }
 }

@@ -7,6 +7,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.testing.TestManagement;
@@ -36,7 +37,8 @@ import java.util.concurrent.TimeoutException;
  * confirms, then acknowledged), {@code mixed} (10% fail once and come back a second later, against none; then
  * what the broker alone spends on each step of it, {@code --only broker}), and
  * {@code lateness} (messages paced at 1,000 a second fail up to three times through tiers of 200 ms, 1 s and
- * 5 s: how late each retry arrives).
+ * 5 s, then of 200, 400 and 600 ms: how late each retry arrives). On RabbitMQ 4.3.1 and later, {@code mixed} and
+ * {@code lateness} run again with the broker delaying the retries.
  */
 public final class ConsumerBenchmark {
 
@@ -67,6 +69,11 @@ public final class ConsumerBenchmark {
         try (InputStream in = ConsumerBenchmark.class.getResourceAsStream("/benchmark.yml")) {
             spec = Specs.parse(in.readAllBytes(), "benchmark.yml");
         }
+        if (!broker.version().atLeast(BrokerVersion.DELAYED_RETRY)) {
+            // An older broker refuses the delayed-retry policies of the services whose retries the broker delays.
+            spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(),
+                    spec.services().stream().filter(service -> service.retryPolicy().brokerDelay().isEmpty()).toList());
+        }
         TestManagement management = broker.management();
         management.deleteVhost(VHOST);
         management.createVhost(VHOST, broker.username());
@@ -81,6 +88,7 @@ public final class ConsumerBenchmark {
     private void run() throws Exception {
         Topology topology = Topology.of(spec.inVhost(VHOST));
         broker.management().importTopology(topology);
+        boolean delaysRetries = delaysRetries();
         System.out.printf(Locale.ROOT, "Consumer benchmark against %s (broker CPU %s): %,d messages of %d bytes, "
                 + "prefetch %d, %d consumers, %d rounds after a warm-up%n%n", broker.origin(),
                 brokerCpu.available() ? "read from /proc" : "not measurable here", options.messages, options.size,
@@ -105,10 +113,22 @@ public final class ConsumerBenchmark {
         }
         if (options.paths.contains("mixed")) {
             Mixed.run(this, spec.service("mixed"));
+            if (delaysRetries) {
+                Mixed.run(this, spec.service("mixed-broker"));
+            }
         }
         if (options.paths.contains("lateness")) {
             Lateness.run(this, spec.service("paced"));
+            Lateness.run(this, spec.service("paced-linear"));
+            if (delaysRetries) {
+                Lateness.run(this, spec.service("paced-broker"));
+            }
         }
+    }
+
+    /** Whether the broker delays retries itself; its services are left out, and not declared, where it does not. */
+    private boolean delaysRetries() throws IOException {
+        return broker.version().atLeast(BrokerVersion.DELAYED_RETRY);
     }
 
     /** Runs each contender on a full queue, round after round, and prints what each achieved. */

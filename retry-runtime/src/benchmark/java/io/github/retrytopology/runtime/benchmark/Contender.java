@@ -208,6 +208,35 @@ interface Contender {
         };
     }
 
+    /** What a raw consumer does with one delivery, on the channel it came on. */
+    @FunctionalInterface
+    interface RawHandler {
+        void handle(Channel channel, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
+                throws IOException;
+    }
+
+    /**
+     * Subscribes the raw Java client to {@code queue} as the contenders do: one channel per consumer, with the
+     * prefetch, acknowledging by hand. Returns the channels, for the caller to close.
+     */
+    static List<Channel> subscribe(Connection connection, String queue, ConsumerBenchmark.Options options,
+            RawHandler handler) throws IOException {
+        List<Channel> channels = new ArrayList<>();
+        for (int i = 0; i < options.consumers(); i++) {
+            Channel channel = connection.createChannel();
+            channels.add(channel);
+            channel.basicQos(options.prefetch());
+            channel.basicConsume(queue, false, new DefaultConsumer(channel) {
+                @Override
+                public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
+                        byte[] body) throws IOException {
+                    handler.handle(channel, envelope, properties, body);
+                }
+            });
+        }
+        return channels;
+    }
+
     /** Takes out the delivery tags waiting for a confirm or refusal of {@code sequence}. */
     static List<Long> take(ConcurrentNavigableMap<Long, Long> pending, long sequence, boolean multiple) {
         List<Long> tags = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.github.retrytopology.runtime.benchmark;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import java.time.Duration;
@@ -14,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * How late retries arrive: messages published at a steady 1,000 a second fail once, twice or three times, so that
- * the service's three tiers (200 ms, 1 s, 5 s) hold messages at once; a retry's lateness is the time from its
- * failure to its next delivery, less its tier's delay.
+ * the service's three delays hold messages at once, in three tiers or in the service's queue, where the broker
+ * holds them back; a retry's lateness is the time from its failure to its next delivery, less its delay.
  */
 final class Lateness {
 
@@ -26,10 +27,11 @@ final class Lateness {
     }
 
     static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
-        int tiers = service.tiers().size();
-        System.out.printf(Locale.ROOT, "== lateness: %,d messages paced at %,d/s, failing 1 to %d times through tiers "
-                + "of %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, tiers,
-                service.tiers().stream().map(tier -> tier.delay().toString()).toList());
+        List<Duration> delays = delays(service);
+        int tiers = delays.size();
+        System.out.printf(Locale.ROOT, "== lateness: %,d messages paced at %,d/s, failing 1 to %d times, delayed %s "
+                + "by the %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, tiers,
+                delays.stream().map(Durations::format).toList(), service.delayBackend().id());
         List<List<Double>> p99s = new ArrayList<>();
         for (int tier = 0; tier < tiers; tier++) {
             p99s.add(new ArrayList<>());
@@ -41,25 +43,38 @@ final class Lateness {
                 double[] sorted = late[tier].clone();
                 Arrays.sort(sorted);
                 p99s.get(tier).add(percentile(sorted, 0.99));
-                line.append(String.format(Locale.ROOT, "   tier %d (%s): %.1f / %.1f / %.1f", tier + 1,
-                        service.tier(tier + 1).delay(), percentile(sorted, 0.5), percentile(sorted, 0.99),
+                line.append(String.format(Locale.ROOT, "   retry %d (%s): %.1f / %.1f / %.1f", tier + 1,
+                        Durations.format(delays.get(tier)), percentile(sorted, 0.5), percentile(sorted, 0.99),
                         sorted[sorted.length - 1]));
             }
             System.out.println(line);
         }
         StringBuilder medians = new StringBuilder("  median p99:");
         for (int tier = 0; tier < tiers; tier++) {
-            medians.append(String.format(Locale.ROOT, "  tier %d %.1f ms (%.1f-%.1f)", tier + 1,
+            medians.append(String.format(Locale.ROOT, "  retry %d %.1f ms (%.1f-%.1f)", tier + 1,
                     Report.median(p99s.get(tier)), Report.min(p99s.get(tier)), Report.max(p99s.get(tier))));
         }
         System.out.println(medians);
         System.out.println();
     }
 
-    /** One paced run; returns, per tier, how late each of its retries arrived, in milliseconds. */
+    /** The delay before each retry, retry 1 first, whichever backend waits it. */
+    private static List<Duration> delays(Service service) {
+        int retries = service.retryPolicy().maxAttempts() - 1;
+        List<Duration> delays = new ArrayList<>();
+        for (int retry = 1; retry <= retries; retry++) {
+            int number = retry;
+            delays.add(service.retryPolicy().brokerDelay().map(delay -> delay.before(number))
+                    .orElseGet(() -> service.tier(Math.min(number, service.tiers().size())).delay()));
+        }
+        return delays;
+    }
+
+    /** One paced run; returns, per retry, how late each of its retries arrived, in milliseconds. */
     private static double[][] once(ConsumerBenchmark benchmark, Service service) throws Exception {
         int messages = RATE * SECONDS;
-        int tiers = service.tiers().size();
+        List<Duration> delays = delays(service);
+        int tiers = delays.size();
         long[][] failedAt = new long[messages][tiers + 1];
         long[][] arrivedAt = new long[messages][tiers + 2];
         benchmark.purge(service);
@@ -87,7 +102,7 @@ final class Lateness {
         }
         double[][] late = new double[tiers][];
         for (int tier = 1; tier <= tiers; tier++) {
-            long delay = service.tier(tier).delay().toNanos();
+            long delay = delays.get(tier - 1).toNanos();
             List<Double> values = new ArrayList<>();
             for (int index = 0; index < messages; index++) {
                 if (1 + index % tiers >= tier) {

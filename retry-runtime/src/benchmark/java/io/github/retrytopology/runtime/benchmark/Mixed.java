@@ -6,11 +6,14 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,11 +38,13 @@ final class Mixed {
     static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
         ConsumerBenchmark.Options options = benchmark.options();
         int messages = options.messages() * 2;
-        System.out.printf(Locale.ROOT, "== mixed: %,d messages, 10%% failing once with a delay of %s, against none "
-                + "failing; handler calls per second from 1.2 s until the last fresh message%n", messages,
-                service.tier(1).delay());
+        boolean byBroker = service.retryPolicy().brokerDelay().isPresent();
+        System.out.printf(Locale.ROOT, "== mixed: %,d messages, 10%% failing once with a delay of %s by the %s, "
+                + "against none failing; handler calls per second from 1.2 s until the last fresh message%n", messages,
+                Durations.format(byBroker ? service.retryPolicy().brokerDelay().get().min() : service.tier(1).delay()),
+                service.delayBackend().id());
         for (Consuming consuming : List.of(new Consuming("retry-runtime", Mixed::runtime),
-                new Consuming("raw amqp-client", Mixed::raw))) {
+                new Consuming("raw amqp-client", byBroker ? Mixed::rawRejecting : Mixed::raw))) {
             if (!options.only().isEmpty() && !options.only().equals(consuming.name())) {
                 continue;
             }
@@ -49,6 +54,9 @@ final class Mixed {
             List<Double> clean = new ArrayList<>();
             List<Double> failing = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
+            List<Double> brokerPerFailure = new ArrayList<>();
+            List<Run> nones = new ArrayList<>();
+            List<Run> tenths = new ArrayList<>();
             for (int round = 0; round < options.rounds(); round++) {
                 Run none;
                 Run tenth;
@@ -59,17 +67,32 @@ final class Mixed {
                     tenth = once(benchmark, service, consuming, messages, 10);
                     none = once(benchmark, service, consuming, messages, 0);
                 }
+                nones.add(none);
+                tenths.add(tenth);
                 clean.add(none.rate());
                 failing.add(tenth.rate());
                 ratios.add(tenth.rate() / none.rate());
+                brokerPerFailure.add(tenth.brokerPerFailure(none, messages / 10));
                 System.out.printf(Locale.ROOT, "  round %d  none failing %s   10%% failing %s   ratio %.2f%n",
                         round + 1, none, tenth, tenth.rate() / none.rate());
             }
             System.out.printf(Locale.ROOT, "  medians: none failing %.0f calls/s, 10%% failing %.0f calls/s; ratio "
-                    + "%.2fx (%.2f-%.2f)%n", Report.median(clean), Report.median(failing), Report.median(ratios),
-                    Report.min(ratios), Report.max(ratios));
+                    + "%.2fx (%.2f-%.2f); broker CPU per failure %.0f µs (%.0f-%.0f)%n", Report.median(clean),
+                    Report.median(failing), Report.median(ratios), Report.min(ratios), Report.max(ratios),
+                    Report.median(brokerPerFailure), Report.min(brokerPerFailure), Report.max(brokerPerFailure));
+            // In some runs the broker spends half as much CPU again on every call, whoever consumes (one run in two
+            // or three on RabbitMQ 4.3.6, wherever it falls), and a round's ratio then swings from 0.45 to 1.45: the
+            // fastest runs, and those in which the broker spent least, show what each path costs without that.
+            Run fastestNone = Collections.max(nones, Comparator.comparingDouble(Run::rate));
+            Run fastestTenth = Collections.max(tenths, Comparator.comparingDouble(Run::rate));
+            Comparator<Run> byBrokerCpu = Comparator.comparingDouble(run -> run.cpu().brokerMicros());
+            Run leanestTenth = Collections.min(tenths, byBrokerCpu);
+            System.out.printf(Locale.ROOT, "  fastest runs: none failing %.0f calls/s, 10%% failing %.0f calls/s; "
+                    + "ratio %.2fx; the broker's leanest runs: %.0f µs of its CPU per failure%n", fastestNone.rate(),
+                    fastestTenth.rate(), fastestTenth.rate() / fastestNone.rate(),
+                    leanestTenth.brokerPerFailure(Collections.min(nones, byBrokerCpu), messages / 10));
         }
-        if (options.only().isEmpty() || options.only().equals("broker")) {
+        if (!byBroker && (options.only().isEmpty() || options.only().equals("broker"))) {
             BrokerCosts.run(benchmark, service);
         }
         System.out.println();
@@ -79,7 +102,13 @@ final class Mixed {
      * One run: its steady-state handler calls per second, and the CPU that this JVM and the broker spent per
      * handler call over the whole run.
      */
-    private record Run(double rate, Result cpu) {
+    private record Run(double rate, Result cpu, int calls) {
+
+        /** What the broker spent on each failure: its CPU over this run, less that over a run without failures. */
+        double brokerPerFailure(Run none, int failures) {
+            return (cpu.brokerMicros() * calls - none.cpu.brokerMicros() * none.calls) / failures;
+        }
+
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%6.0f calls/s (JVM %4.1f, broker %s per call)", rate, cpu.jvmMicros(),
@@ -146,7 +175,8 @@ final class Mixed {
                     inWindow++;
                 }
             }
-            return new Run(inWindow / ((to - from) / 1e9), Result.of(calls.count.get(), before, after, after.at()));
+            return new Run(inWindow / ((to - from) / 1e9), Result.of(calls.count.get(), before, after, after.at()),
+                    calls.count.get());
         }
     }
 
@@ -162,6 +192,31 @@ final class Mixed {
         RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build()).prefetch(options.prefetch())
                 .consumers(options.consumers()).start();
         return () -> consumer.stop(Duration.ofSeconds(30));
+    }
+
+    /**
+     * The raw Java client doing the same by hand where the broker delays retries: a message that fails is rejected
+     * with requeue, its attempt read from {@code x-delivery-count}; any other is acknowledged.
+     */
+    private static Contender.Running rawRejecting(Connection connection, Service service,
+            ConsumerBenchmark.Options options, Calls calls) throws Exception {
+        List<Channel> channels = Contender.subscribe(connection, service.queue(), options,
+                (channel, envelope, properties, body) -> {
+                    Map<String, Object> headers = properties.getHeaders();
+                    Object count = headers == null ? null : headers.get("x-delivery-count");
+                    int attempt = count instanceof Number failed ? failed.intValue() + 1 : 1;
+                    if (calls.call(attempt, body)) {
+                        channel.basicReject(envelope.getDeliveryTag(), true);
+                    } else {
+                        calls.done.done();
+                        channel.basicAck(envelope.getDeliveryTag(), false);
+                    }
+                });
+        return () -> {
+            for (Channel channel : channels) {
+                channel.abort();
+            }
+        };
     }
 
     /**
