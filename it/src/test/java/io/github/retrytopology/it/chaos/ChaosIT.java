@@ -226,8 +226,8 @@ class ChaosIT {
         // Handlers take 8 ms, so that the run outlasts the broker's stop: RabbitMQ 4.3 closes connections late in it.
         Connection connection = target.connect("chaos-consumer");
         try {
-            RetryingConsumer consumer = ChaosWorker.consumer(connection, WorkService.TIER_QUEUES, tally, Duration.ofMillis(8)).listener(heard)
-                    .start();
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, WorkService.TIER_QUEUES, tally,
+                    Duration.ofMillis(8)).listener(heard).start();
             target.await(() -> tally.successes() >= MESSAGES / 3, started);
             node.restart();
             target.await(() -> target.done(tally), started);
@@ -250,8 +250,8 @@ class ChaosIT {
         long started = System.nanoTime();
         target.publish(workload);
         try (Connection connection = target.connect("chaos-consumer")) {
-            RetryingConsumer consumer = ChaosWorker.consumer(connection, WorkService.TIER_QUEUES, tally, Duration.ofMillis(8))
-                    .confirmTimeout(Duration.ofMillis(300)).listener(heard).start();
+            RetryingConsumer consumer = ChaosWorker.consumer(connection, WorkService.TIER_QUEUES, tally,
+                    Duration.ofMillis(8)).confirmTimeout(Duration.ofMillis(300)).listener(heard).start();
             target.await(() -> tally.successes() >= MESSAGES / 10, started);
             // The broker checks its memory every 2.5 s: the alarm is on once the node says so.
             node.ctl("set_vm_memory_high_watermark", "0.0000001");
@@ -350,6 +350,7 @@ class ChaosIT {
             this.vhost = vhost;
             this.service = service;
             this.topology = Topology.of(service.spec.inVhost(vhost));
+            // Both backends' service is named work: each import sets the queue's policy to its own backend's.
             management().importDefinitions(vhost, service.definitions());
         }
 
