@@ -419,7 +419,7 @@ public final class RetryingConsumer implements AutoCloseable {
             log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);
             return consumer;
         }
-    
+
         /**
          * Refuses to consume for a service whose retries the broker delays from a broker that cannot: it would take
          * the rejects as plain requeues and hand each retry back at once, until the delivery limit parked it.
