@@ -360,7 +360,7 @@ class ChaosIT {
          */
         static Target shared(WorkService service) throws IOException {
             BrokerVersion version = ChaosIT.shared.broker().version();
-            assumeTrue(!service.brokerCounts() || version.atLeast(BrokerVersion.DELAYED_RETRY),
+            assumeTrue(version.runs(List.of(service.service)),
                     "RabbitMQ " + version + " does not delay retries");
             return new Target(ChaosIT.shared.broker(), ChaosIT.shared.name(), service);
         }

@@ -134,6 +134,20 @@ public final class RetryPolicy {
         return brokerDelay;
     }
 
+    /**
+     * The wait before retry {@code retry}, counted from 1, whichever backend waits it: its tier's delay, or the
+     * broker's.
+     *
+     * @throws IllegalArgumentException if the policy has no such retry
+     */
+    public Duration delayBefore(int retry) {
+        if (retry < 1 || retry >= maxAttempts) {
+            throw new IllegalArgumentException("retry " + retry + " is not one of this policy's " + (maxAttempts - 1));
+        }
+        Decision decision = retries.get(Math.min(retry, retries.size()) - 1);
+        return decision instanceof Decision.Requeue requeue ? requeue.delay() : ((Decision.Retry) decision).delay();
+    }
+
     /** Whether a failure of this attempt parks the message rather than retrying it. */
     public boolean isLastAttempt(int attempt) {
         return attempt >= maxAttempts;

@@ -48,6 +48,11 @@ public record BrokerVersion(int major, int minor, int patch) implements Comparab
                 ? Optional.of(DELAYED_RETRY) : Optional.empty();
     }
 
+    /** Whether a broker of this version runs these services: whether none needs a newer RabbitMQ. */
+    public boolean runs(Collection<Service> services) {
+        return requiredBy(services).map(this::atLeast).orElse(true);
+    }
+
     /** Whether this version is {@code other} or later. */
     public boolean atLeast(BrokerVersion other) {
         return compareTo(other) >= 0;

@@ -177,6 +177,20 @@ class RetryPolicyTest {
     }
 
     @Test
+    void tellsTheDelayBeforeEachRetryWhicheverBackendWaitsIt() {
+        RetryPolicy tiers = new RetryPolicy(5, Backoff.delays(ofSeconds(1), ofMinutes(1)), List.of());
+        RetryPolicy broker = new RetryPolicy(5, Backoff.delays(ofSeconds(1), ofSeconds(2)), List.of(),
+                DelayBackend.BROKER);
+
+        assertThat(List.of(tiers.delayBefore(1), tiers.delayBefore(2), tiers.delayBefore(4)))
+                .containsExactly(ofSeconds(1), ofMinutes(1), ofMinutes(1));
+        assertThat(List.of(broker.delayBefore(1), broker.delayBefore(2), broker.delayBefore(4)))
+                .containsExactly(ofSeconds(1), ofSeconds(2), ofSeconds(2));
+        assertThatThrownBy(() -> broker.delayBefore(5)).hasMessageContaining("retry 5 is not one of this policy's 4");
+        assertThatThrownBy(() -> tiers.delayBefore(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void onTheBrokerRefusesDelaysItCannotWait() {
         assertThatThrownBy(() -> new RetryPolicy(4, Backoff.delays(ofSeconds(10), ofMinutes(1), ofMinutes(10)), List.of(),
                 DelayBackend.BROKER))

@@ -51,7 +51,7 @@ public final class ConsumerBenchmark {
     private final RetrySpec spec;
     private final BrokerCpu brokerCpu;
 
-    private ConsumerBenchmark(Options options, Broker broker, RetrySpec spec) throws IOException {
+    private ConsumerBenchmark(Options options, Broker broker, RetrySpec spec) throws IOException, InterruptedException {
         this.options = options;
         this.broker = broker;
         this.factory = broker.connectionFactory(VHOST);
@@ -69,11 +69,10 @@ public final class ConsumerBenchmark {
         try (InputStream in = ConsumerBenchmark.class.getResourceAsStream("/benchmark.yml")) {
             spec = Specs.parse(in.readAllBytes(), "benchmark.yml");
         }
-        if (!broker.version().atLeast(BrokerVersion.DELAYED_RETRY)) {
-            // An older broker refuses the delayed-retry policies of the services whose retries the broker delays.
-            spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(),
-                    spec.services().stream().filter(service -> service.retryPolicy().brokerDelay().isEmpty()).toList());
-        }
+        // An older broker refuses the delayed-retry policies of the services whose retries the broker delays.
+        BrokerVersion version = broker.version();
+        spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(),
+                spec.services().stream().filter(service -> version.runs(List.of(service))).toList());
         TestManagement management = broker.management();
         management.deleteVhost(VHOST);
         management.createVhost(VHOST, broker.username());
@@ -88,7 +87,6 @@ public final class ConsumerBenchmark {
     private void run() throws Exception {
         Topology topology = Topology.of(spec.inVhost(VHOST));
         broker.management().importTopology(topology);
-        boolean delaysRetries = delaysRetries();
         System.out.printf(Locale.ROOT, "Consumer benchmark against %s (broker CPU %s): %,d messages of %d bytes, "
                 + "prefetch %d, %d consumers, %d rounds after a warm-up%n%n", broker.origin(),
                 brokerCpu.available() ? "read from /proc" : "not measurable here", options.messages, options.size,
@@ -112,23 +110,22 @@ public final class ConsumerBenchmark {
                             Contender.runtime(Contender.Work.FAIL, true)));
         }
         if (options.paths.contains("mixed")) {
-            Mixed.run(this, spec.service("mixed"));
-            if (delaysRetries) {
-                Mixed.run(this, spec.service("mixed-broker"));
+            for (Service service : services("mixed", "mixed-broker")) {
+                Mixed.run(this, service);
             }
         }
         if (options.paths.contains("lateness")) {
-            Lateness.run(this, spec.service("paced"));
-            Lateness.run(this, spec.service("paced-linear"));
-            if (delaysRetries) {
-                Lateness.run(this, spec.service("paced-broker"));
+            for (Service service : services("paced", "paced-linear", "paced-broker")) {
+                Lateness.run(this, service);
             }
         }
     }
 
-    /** Whether the broker delays retries itself; its services are left out, and not declared, where it does not. */
-    private boolean delaysRetries() throws IOException {
-        return broker.version().atLeast(BrokerVersion.DELAYED_RETRY);
+    /** Those of these services that the broker runs: the others need a newer RabbitMQ, and were left out. */
+    private List<Service> services(String... names) {
+        return Arrays.stream(names)
+                .flatMap(name -> spec.services().stream().filter(service -> service.name().equals(name)))
+                .toList();
     }
 
     /** Runs each contender on a full queue, round after round, and prints what each achieved. */

@@ -28,31 +28,31 @@ final class Lateness {
 
     static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
         List<Duration> delays = delays(service);
-        int tiers = delays.size();
+        int retries = delays.size();
         System.out.printf(Locale.ROOT, "== lateness: %,d messages paced at %,d/s, failing 1 to %d times, delayed %s "
-                + "by the %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, tiers,
+                + "by the %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, retries,
                 delays.stream().map(Durations::format).toList(), service.delayBackend().id());
         List<List<Double>> p99s = new ArrayList<>();
-        for (int tier = 0; tier < tiers; tier++) {
+        for (int retry = 0; retry < retries; retry++) {
             p99s.add(new ArrayList<>());
         }
         for (int round = 0; round < benchmark.options().rounds(); round++) {
             double[][] late = once(benchmark, service);
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  round %d", round + 1));
-            for (int tier = 0; tier < tiers; tier++) {
-                double[] sorted = late[tier].clone();
+            for (int retry = 0; retry < retries; retry++) {
+                double[] sorted = late[retry].clone();
                 Arrays.sort(sorted);
-                p99s.get(tier).add(percentile(sorted, 0.99));
-                line.append(String.format(Locale.ROOT, "   retry %d (%s): %.1f / %.1f / %.1f", tier + 1,
-                        Durations.format(delays.get(tier)), percentile(sorted, 0.5), percentile(sorted, 0.99),
+                p99s.get(retry).add(percentile(sorted, 0.99));
+                line.append(String.format(Locale.ROOT, "   retry %d (%s): %.1f / %.1f / %.1f", retry + 1,
+                        Durations.format(delays.get(retry)), percentile(sorted, 0.5), percentile(sorted, 0.99),
                         sorted[sorted.length - 1]));
             }
             System.out.println(line);
         }
         StringBuilder medians = new StringBuilder("  median p99:");
-        for (int tier = 0; tier < tiers; tier++) {
-            medians.append(String.format(Locale.ROOT, "  retry %d %.1f ms (%.1f-%.1f)", tier + 1,
-                    Report.median(p99s.get(tier)), Report.min(p99s.get(tier)), Report.max(p99s.get(tier))));
+        for (int retry = 0; retry < retries; retry++) {
+            medians.append(String.format(Locale.ROOT, "  retry %d %.1f ms (%.1f-%.1f)", retry + 1,
+                    Report.median(p99s.get(retry)), Report.min(p99s.get(retry)), Report.max(p99s.get(retry))));
         }
         System.out.println(medians);
         System.out.println();
@@ -60,12 +60,9 @@ final class Lateness {
 
     /** The delay before each retry, retry 1 first, whichever backend waits it. */
     private static List<Duration> delays(Service service) {
-        int retries = service.retryPolicy().maxAttempts() - 1;
         List<Duration> delays = new ArrayList<>();
-        for (int retry = 1; retry <= retries; retry++) {
-            int number = retry;
-            delays.add(service.retryPolicy().brokerDelay().map(delay -> delay.before(number))
-                    .orElseGet(() -> service.tier(Math.min(number, service.tiers().size())).delay()));
+        for (int retry = 1; retry < service.retryPolicy().maxAttempts(); retry++) {
+            delays.add(service.retryPolicy().delayBefore(retry));
         }
         return delays;
     }
@@ -74,9 +71,9 @@ final class Lateness {
     private static double[][] once(ConsumerBenchmark benchmark, Service service) throws Exception {
         int messages = RATE * SECONDS;
         List<Duration> delays = delays(service);
-        int tiers = delays.size();
-        long[][] failedAt = new long[messages][tiers + 1];
-        long[][] arrivedAt = new long[messages][tiers + 2];
+        int retries = delays.size();
+        long[][] failedAt = new long[messages][retries + 1];
+        long[][] arrivedAt = new long[messages][retries + 2];
         benchmark.purge(service);
         Counter counter = new Counter(messages);
         Routes.Builder routes = Routes.builder(service);
@@ -85,7 +82,7 @@ final class Lateness {
             int index = ConsumerBenchmark.index(context.body());
             int attempt = context.attempt();
             arrivedAt[index][attempt] = now;
-            if (attempt <= 1 + index % tiers) {
+            if (attempt <= 1 + index % retries) {
                 failedAt[index][attempt] = System.nanoTime();
                 throw Contender.FAILURE;
             }
@@ -100,16 +97,16 @@ final class Lateness {
             }
             consumer.stop(Duration.ofSeconds(30));
         }
-        double[][] late = new double[tiers][];
-        for (int tier = 1; tier <= tiers; tier++) {
-            long delay = delays.get(tier - 1).toNanos();
+        double[][] late = new double[retries][];
+        for (int retry = 1; retry <= retries; retry++) {
+            long delay = delays.get(retry - 1).toNanos();
             List<Double> values = new ArrayList<>();
             for (int index = 0; index < messages; index++) {
-                if (1 + index % tiers >= tier) {
-                    values.add((arrivedAt[index][tier + 1] - failedAt[index][tier] - delay) / 1e6);
+                if (1 + index % retries >= retry) {
+                    values.add((arrivedAt[index][retry + 1] - failedAt[index][retry] - delay) / 1e6);
                 }
             }
-            late[tier - 1] = values.stream().mapToDouble(Double::doubleValue).toArray();
+            late[retry - 1] = values.stream().mapToDouble(Double::doubleValue).toArray();
         }
         return late;
     }

@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
@@ -38,11 +39,10 @@ final class Mixed {
     static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
         ConsumerBenchmark.Options options = benchmark.options();
         int messages = options.messages() * 2;
-        boolean byBroker = service.retryPolicy().brokerDelay().isPresent();
+        boolean byBroker = service.delayBackend() == DelayBackend.BROKER;
         System.out.printf(Locale.ROOT, "== mixed: %,d messages, 10%% failing once with a delay of %s by the %s, "
                 + "against none failing; handler calls per second from 1.2 s until the last fresh message%n", messages,
-                Durations.format(byBroker ? service.retryPolicy().brokerDelay().get().min() : service.tier(1).delay()),
-                service.delayBackend().id());
+                Durations.format(service.retryPolicy().delayBefore(1)), service.delayBackend().id());
         for (Consuming consuming : List.of(new Consuming("retry-runtime", Mixed::runtime),
                 new Consuming("raw amqp-client", byBroker ? Mixed::rawRejecting : Mixed::raw))) {
             if (!options.only().isEmpty() && !options.only().equals(consuming.name())) {
@@ -66,6 +66,10 @@ final class Mixed {
                 } else {
                     tenth = once(benchmark, service, consuming, messages, 10);
                     none = once(benchmark, service, consuming, messages, 0);
+                }
+                if (Double.isNaN(none.rate()) || Double.isNaN(tenth.rate())) {
+                    throw new IllegalStateException(String.format(Locale.ROOT, "%,d messages took less than the %.1f s "
+                            + "before the measured window opens: run with more --messages", messages, WINDOW_START / 1e9));
                 }
                 nones.add(none);
                 tenths.add(tenth);
@@ -175,8 +179,9 @@ final class Mixed {
                     inWindow++;
                 }
             }
-            return new Run(inWindow / ((to - from) / 1e9), Result.of(calls.count.get(), before, after, after.at()),
-                    calls.count.get());
+            // A run too short for the window has no rate: a warm-up may be, a measured run may not.
+            double rate = to > from ? inWindow / ((to - from) / 1e9) : Double.NaN;
+            return new Run(rate, Result.of(calls.count.get(), before, after, after.at()), calls.count.get());
         }
     }
 
