@@ -16,6 +16,8 @@ final class BrokerCpu {
 
     /** Linux counts CPU time in ticks of 10 ms ({@code CLK_TCK} 100). */
     private static final long NANOS_PER_TICK = 10_000_000L;
+    /** How long a node may take to collect its first statistics: RabbitMQ's default interval is 5 s. */
+    private static final long STATISTICS_NANOS = 10_000_000_000L;
 
     private final Optional<Path> stat;
 
@@ -23,15 +25,17 @@ final class BrokerCpu {
         this.stat = stat;
     }
 
-    static BrokerCpu of(TestManagement management) throws IOException {
+    static BrokerCpu of(TestManagement management) throws IOException, InterruptedException {
+        // A node that has just started names its process only once it has collected its first statistics.
+        long deadline = System.nanoTime() + STATISTICS_NANOS;
         JsonNode nodes = new ObjectMapper().readTree(management.get("api/nodes"));
-        for (JsonNode node : nodes) {
-            Path stat = Path.of("/proc", node.path("os_pid").asText(), "stat");
-            if (nodes.size() == 1 && Files.isReadable(stat)) {
-                return new BrokerCpu(Optional.of(stat));
-            }
+        while (nodes.size() == 1 && nodes.get(0).path("os_pid").asText().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            nodes = new ObjectMapper().readTree(management.get("api/nodes"));
         }
-        return new BrokerCpu(Optional.empty());
+        String pid = nodes.size() == 1 ? nodes.get(0).path("os_pid").asText() : "";
+        Path stat = Path.of("/proc", pid, "stat");
+        return new BrokerCpu(!pid.isEmpty() && Files.isReadable(stat) ? Optional.of(stat) : Optional.empty());
     }
 
     boolean available() {
