@@ -3,14 +3,16 @@
  * codecs ({@code codec}), the parking-lot client ({@code parkinglot}), and optional metrics through Micrometer
  * ({@code metrics}) and spans through OpenTelemetry ({@code tracing}).
  *
- * <p>Jackson, Micrometer and OpenTelemetry are optional: a service that uses {@code JacksonPayloadCodec},
- * {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
+ * <p>Jackson, Micrometer and OpenTelemetry are optional: a service that uses {@code JacksonPayloadCodec} (Jackson 2),
+ * {@code Jackson3PayloadCodec}, {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
  */
 module io.github.retrytopology.runtime {
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
     requires org.slf4j;
     requires static com.fasterxml.jackson.databind;
+    requires static tools.jackson.databind;
+    requires static tools.jackson.core;
     requires static micrometer.core;
     requires static io.opentelemetry.api;
     requires static io.opentelemetry.context;

@@ -33,9 +33,21 @@ public final class Names {
     /** The generated class that holds every name and policy as constants. */
     public static final String TOPOLOGY_CLASS = "RetryTopology";
 
+    /** The generated topology class's constant that holds the whole spec. */
+    public static final String SPEC_CONSTANT = "SPEC";
+
+    /**
+     * The directory of the generated resources, one per spec, that name each spec's topology class to code that
+     * finds it at run time, such as the Spring Boot starter.
+     */
+    public static final String TOPOLOGY_RESOURCES = "META-INF/retry-topology/";
+
+    /** The key, in such a resource, whose value is the topology class's name. */
+    public static final String TOPOLOGY_RESOURCE_KEY = "topology";
+
     /** The constants of the generated topology class besides one per service, which no service may take. */
     public static final Set<String> TOPOLOGY_CONSTANTS =
-            Set.of("SPEC", "VHOST", "EXCHANGE", "DEFINITIONS", "VHOST_DEFINITIONS", "DIAGRAM");
+            Set.of(SPEC_CONSTANT, "VHOST", "EXCHANGE", "DEFINITIONS", "VHOST_DEFINITIONS", "DIAGRAM");
 
     /**
      * The most UTF-8 bytes of a name the generated code writes or makes a file of: a Java package, a class
@@ -206,6 +218,14 @@ public final class Names {
             type.append(Character.toUpperCase(word.charAt(0))).append(word, 1, word.length());
         }
         return type.toString();
+    }
+
+    /**
+     * The resource that names the topology class of the spec of a package, under {@link #TOPOLOGY_RESOURCES}:
+     * {@code META-INF/retry-topology/com.acme.media.retry.properties}.
+     */
+    public static String topologyResource(String javaPackage) {
+        return TOPOLOGY_RESOURCES + javaPackage + ".properties";
     }
 
     /** The generated handler interface of a service: {@code cdn-purge} is {@code CdnPurgeHandler}. */

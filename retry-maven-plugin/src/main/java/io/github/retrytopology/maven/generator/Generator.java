@@ -23,7 +23,8 @@ import java.util.concurrent.Future;
 
 /**
  * Turns a {@code retry.yml} into its generated files: a handler interface per service and the topology class,
- * the definitions in both formats, the diagram, and the JSON Schema of the spec itself for editors. Everything is rendered in memory before anything is
+ * the definitions in both formats, the diagram, the JSON Schema of the spec itself for editors, and the resource
+ * that names the topology class to code that finds it at run time. Everything is rendered in memory before anything is
  * written, so an invalid spec or a failing template leaves the output as it was.
  */
 public final class Generator {
@@ -106,6 +107,7 @@ public final class Generator {
         }
         files.add(TopologyDiagram.render(spec, resources.resolve(Resources.DIAGRAM), sourceName));
         files.add(Resources.schema(resources.resolve(Resources.SCHEMA)));
+        files.add(TopologyResource.render(spec, request.resourceOutput(), NAME, sourceName));
         files.addAll(join(definitions));
         return files;
     }

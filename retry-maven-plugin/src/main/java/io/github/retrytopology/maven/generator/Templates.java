@@ -31,7 +31,7 @@ final class Templates {
             for (String name : List.of(TopologySource.TEMPLATE, HandlerSource.TEMPLATE)) {
                 JAVA.getTemplate(name);
             }
-            for (String name : List.of(DefinitionsJson.TEMPLATE, TopologyDiagram.TEMPLATE)) {
+            for (String name : List.of(DefinitionsJson.TEMPLATE, TopologyDiagram.TEMPLATE, TopologyResource.TEMPLATE)) {
                 JSON.getTemplate(name);
             }
         } catch (IOException e) {
@@ -46,6 +46,11 @@ final class Templates {
 
     /** Renders a JSON or Markdown template, where {@code ?c} makes JSON string literals. */
     static String json(String name, Object variables) {
+        return render(JSON, name, variables);
+    }
+
+    /** Renders a template of plain text, such as a properties file, that prints no literal. */
+    static String text(String name, Object variables) {
         return render(JSON, name, variables);
     }
 

@@ -1,0 +1,62 @@
+package io.github.retrytopology.runtime.codec;
+
+import static java.util.Objects.requireNonNull;
+
+import com.rabbitmq.client.AMQP;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * JSON bodies into any type, with Jackson 3 ({@code tools.jackson}), the Jackson of Spring Boot 4. It reports as
+ * {@link JacksonPayloadCodec} does for Jackson 2: a body that is not JSON is "invalid JSON"; JSON that does not fit
+ * the type says which value did not fit, and why. Jackson 3 is an optional dependency of this library: add
+ * {@code tools.jackson.core:jackson-databind} to use this codec.
+ *
+ * <pre>{@code
+ * PayloadCodec codec = PayloadCodec.builtIn().or(new Jackson3PayloadCodec(JsonMapper.builder().build()));
+ * }</pre>
+ */
+public final class Jackson3PayloadCodec implements PayloadCodec {
+
+    private final ObjectMapper mapper;
+
+    /** A codec that reads bodies with this mapper, configured as the application configures it. */
+    @SuppressWarnings("exports") // Jackson is optional: a module that calls this requires it itself
+    public Jackson3PayloadCodec(ObjectMapper mapper) {
+        this.mapper = requireNonNull(mapper, "mapper");
+    }
+
+    /** Jackson decodes into any class; whether it can for a given body shows only when decoding. */
+    @Override
+    public boolean canDecode(Class<?> type) {
+        return !type.isPrimitive();
+    }
+
+    @Override
+    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+        try {
+            return mapper.readValue(body, type);
+        } catch (DatabindException e) {
+            String path = path(e.getPath());
+            throw new UndecodablePayloadException("JSON that does not fit " + type.getName()
+                    + (path.isEmpty() ? "" : " at " + path) + ": " + e.getOriginalMessage(), e);
+        } catch (JacksonException e) {
+            throw new UndecodablePayloadException("invalid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Where in the document the value that did not fit is, such as {@code photos[2].id}. */
+    private static String path(List<JacksonException.Reference> references) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : references) {
+            if (reference.getPropertyName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+}
