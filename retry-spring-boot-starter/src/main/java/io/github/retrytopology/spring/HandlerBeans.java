@@ -3,6 +3,8 @@ package io.github.retrytopology.spring;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.GeneratedTopology;
+import io.github.retrytopology.runtime.codec.PayloadCodec;
+import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -47,13 +49,14 @@ final class HandlerBeans {
     }
 
     /**
-     * The services to consume, each with its one handler bean and its settings.
+     * The services to consume, each with the routes to its one handler bean, and its settings.
      *
-     * @throws RetryConfigurationException listing every service without a handler bean or with more than one,
-     *     every {@code retry.services} entry that names no service, and every setting out of range
+     * @throws RetryConfigurationException listing every service without a handler bean or with more than one, or
+     *     with payloads the codec cannot decode, every {@code retry.services} entry that names no service, and
+     *     every setting out of range
      */
     static List<ServiceHandler> resolve(List<GeneratedTopology> topologies, ListableBeanFactory beans,
-            RetryProperties properties) {
+            RetryProperties properties, PayloadCodec codec) {
         List<String> problems = new ArrayList<>();
         Set<String> known = new LinkedHashSet<>();
         topologies.forEach(topology -> topology.spec().services().forEach(service -> known.add(service.name())));
@@ -89,8 +92,15 @@ final class HandlerBeans {
                             + "consumes it: " + names.stream().map(name -> describe(beans, name))
                                     .collect(Collectors.joining(", ")) + " all implement " + type.getName());
                 } else {
-                    handlers.add(new ServiceHandler(topology, service, names.get(0), beans.getBean(names.get(0)),
-                            settings));
+                    Routes routes = topology.routes(service, beans.getBean(names.get(0)));
+                    List<String> undecodable = routes.undecodable(codec);
+                    if (undecodable.isEmpty()) {
+                        handlers.add(new ServiceHandler(service, names.get(0), routes, settings));
+                    } else {
+                        problems.add("service '" + service.name() + "' takes payloads that no codec decodes: "
+                                + String.join(", ", undecodable) + " (add spring-boot-starter-jackson for JSON, "
+                                + "or declare a PayloadCodec bean)");
+                    }
                 }
             }
         }

@@ -67,11 +67,12 @@ public final class RetryAutoConfiguration {
                     "Add io.github.retrytopology:retry-operations to the application's dependencies, or import the "
                             + "generated definitions.json into RabbitMQ instead.");
         }
-        List<ServiceHandler> handlers = HandlerBeans.resolve(topologies, beans, properties);
+        PayloadCodec payloads = codec.getIfAvailable(PayloadCodec::builtIn);
+        List<ServiceHandler> handlers = HandlerBeans.resolve(topologies, beans, properties, payloads);
         List<RetrySpec> specs = topologies.stream().map(GeneratedTopology::spec).toList();
         Duration phase = lifecycle.getIfAvailable(LifecycleProperties::new).getTimeoutPerShutdownPhase();
         return new RetryConsumers(handlers, specs, ConsumerConnection.factory(connectionFactory), details,
-                codec.getIfAvailable(PayloadCodec::builtIn), customizers.orderedStream().toList(), properties,
+                payloads, customizers.orderedStream().toList(), properties,
                 stopTimeout(phase), connectionName(environment));
     }
 

@@ -1,18 +1,12 @@
 package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.runtime.GeneratedTopology;
 import io.github.retrytopology.runtime.consumer.Routes;
 
 /**
- * One service to consume: the generated code it comes from, its handler bean, and its consumers' settings.
+ * One service to consume: its handler bean's routes, and its consumers' settings.
  *
  * @param beanName the name of the handler bean
  */
-record ServiceHandler(GeneratedTopology topology, Service service, String beanName, Object handler,
-        RetryProperties.Service settings) {
-
-    Routes routes() {
-        return topology.routes(service, handler);
-    }
+record ServiceHandler(Service service, String beanName, Routes routes, RetryProperties.Service settings) {
 }

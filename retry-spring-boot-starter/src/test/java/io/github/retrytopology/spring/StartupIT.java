@@ -17,7 +17,10 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * What start-up does with the handler beans and the {@code retry.*} properties it is given: a service without a
@@ -95,6 +98,27 @@ class StartupIT {
     }
 
     @Test
+    void failsNamingThePayloadsNoCodecDecodes() {
+        RetryConfigurationException failure = startupFailure(List.of(OneOrdersHandler.class),
+                "spring.autoconfigure.exclude=org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration");
+
+        assertThat(failure.problems()).containsExactly("service 'orders' takes payloads that no codec decodes: "
+                + "order.placed (" + OrderPlaced.class.getName() + ") (add spring-boot-starter-jackson for JSON, or "
+                + "declare a PayloadCodec bean)");
+    }
+
+    @Test
+    void failsToDeclareTheTopologyWithoutRetryOperations() {
+        Throwable failure = catchStartup(new DefaultResourceLoader(
+                new FilteredClassLoader("io.github.retrytopology.operations")), List.of(OneOrdersHandler.class));
+
+        assertThat(NestedExceptionUtils.getMostSpecificCause(failure))
+                .isInstanceOf(RetryConfigurationException.class)
+                .hasMessage("retry.declare-topology is on, and io.github.retrytopology:retry-operations, which "
+                        + "declares, is not on the class path");
+    }
+
+    @Test
     void consumesEveryServiceThatHasAHandlerWhenNoneIsDisabled() {
         try (ConfigurableApplicationContext context = start(List.of(OneOrdersHandler.class, AuditToo.class),
                 "retry.services.audit.enabled=true")) {
@@ -119,17 +143,28 @@ class StartupIT {
     }
 
     private static Throwable catchStartup(List<Class<?>> configurations, String... properties) {
+        return catchStartup(new DefaultResourceLoader(), configurations, properties);
+    }
+
+    private static Throwable catchStartup(ResourceLoader loader, List<Class<?>> configurations,
+            String... properties) {
         Throwable[] thrown = new Throwable[1];
-        assertThatThrownBy(() -> start(configurations, properties).close()).satisfies(e -> thrown[0] = e);
+        assertThatThrownBy(() -> start(loader, configurations, properties).close()).satisfies(e -> thrown[0] = e);
         return thrown[0];
     }
 
     private static ConfigurableApplicationContext start(List<Class<?>> configurations, String... properties) {
+        return start(new DefaultResourceLoader(), configurations, properties);
+    }
+
+    private static ConfigurableApplicationContext start(ResourceLoader loader, List<Class<?>> configurations,
+            String... properties) {
         List<Class<?>> sources = new ArrayList<>(List.of(TestApplication.class));
         sources.addAll(configurations);
         List<String> all = new ArrayList<>(TestApplication.brokerProperties(vhost));
         all.addAll(List.of(properties));
         SpringApplication application = new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
+                .resourceLoader(loader)
                 .properties(all.toArray(String[]::new))
                 .build();
         return application.run();

@@ -51,12 +51,20 @@ public final class Routes {
         return index.find(routingKey);
     }
 
-    /** Checks that the codec decodes every payload type, so that a missing codec fails at start-up. */
-    void requireDecodable(PayloadCodec codec) {
-        List<String> missing = targets.entrySet().stream()
+    /**
+     * The routing keys whose payload type the codec cannot decode, each with that type, such as
+     * {@code album.*.deleted (com.acme.media.AlbumDeleted)}; empty if it decodes them all.
+     */
+    public List<String> undecodable(PayloadCodec codec) {
+        return targets.entrySet().stream()
                 .filter(entry -> entry.getValue() instanceof Typed<?> typed && !codec.canDecode(typed.type()))
                 .map(entry -> entry.getKey().key() + " (" + ((Typed<?>) entry.getValue()).type().getName() + ")")
                 .toList();
+    }
+
+    /** Checks that the codec decodes every payload type, so that a missing codec fails at start-up. */
+    void requireDecodable(PayloadCodec codec) {
+        List<String> missing = undecodable(codec);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the codec cannot decode the payloads of " + String.join(", ", missing)
                     + "; configure one that can, such as PayloadCodec.builtIn().or(new JacksonPayloadCodec(mapper))");
