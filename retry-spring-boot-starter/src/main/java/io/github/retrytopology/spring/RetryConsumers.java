@@ -21,7 +21,8 @@ import org.springframework.boot.amqp.autoconfigure.RabbitConnectionDetails;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The consumers of every service that has a handler bean, started and stopped with the application context.
+ * The consumers of every service that has a handler bean, started and stopped with the application context
+ * (unless {@code retry.auto-startup} is off, when {@link #start()} starts them), and started again after a stop.
  *
  * <p>They start last and stop first ({@link SmartLifecycle#DEFAULT_PHASE}), so that handlers never run before the
  * beans they use are ready or after those beans are gone. On shutdown the deliveries in a handler finish, and
@@ -208,6 +209,11 @@ public final class RetryConsumers implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return properties.isAutoStartup();
     }
 
     @Override

@@ -16,6 +16,12 @@ public class RetryProperties {
     private boolean enabled = true;
 
     /**
+     * Whether the consumers start with the application context; if not, they start when the application calls
+     * RetryConsumers.start().
+     */
+    private boolean autoStartup = true;
+
+    /**
      * Whether to declare each spec's exchange, queues, bindings and policies at start-up, in the virtual host of
      * spring.rabbitmq.virtual-host, as importing its definitions.json does: for development and tests. Needs
      * io.github.retrytopology:retry-operations on the class path, and retry.management.url where the spec keeps
@@ -36,6 +42,14 @@ public class RetryProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
     }
 
     public boolean isDeclareTopology() {

@@ -7,6 +7,7 @@ import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.spring.example.AuditHandler;
 import io.github.retrytopology.spring.example.OrdersHandler;
 import io.github.retrytopology.spring.example.RetryTopology;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,24 @@ class StartupIT {
             assertThat(context.getBean(RetryConsumers.class).services())
                     .containsExactly(RetryTopology.ORDERS, RetryTopology.AUDIT);
             assertThat(context.getBean(RetryConsumers.class).consumer(RetryTopology.AUDIT).isRunning()).isTrue();
+        }
+    }
+
+    @Test
+    void startsWhenTheApplicationSaysWhereAutoStartupIsOffAndAgainAfterAStop() {
+        try (ConfigurableApplicationContext context = start(List.of(OneOrdersHandler.class),
+                "retry.auto-startup=false")) {
+            RetryConsumers consumers = context.getBean(RetryConsumers.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(consumers.isRunning()).isFalse();
+            assertThat(consumers.consumer(RetryTopology.ORDERS)).isNull();
+
+            consumers.start();
+            consumers.stop();
+            consumers.start();
+
+            assertThat(consumers.consumer(RetryTopology.ORDERS).isRunning()).isTrue();
+            assertThat(meters.get("retry.consumers.running").gauge().value()).isEqualTo(1);
         }
     }
 

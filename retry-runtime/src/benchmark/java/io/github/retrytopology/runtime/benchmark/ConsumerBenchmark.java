@@ -92,9 +92,10 @@ public final class ConsumerBenchmark {
                 brokerCpu.available() ? "read from /proc" : "not measurable here", options.messages, options.size,
                 options.prefetch, options.consumers, options.rounds);
         if (options.paths.contains("success")) {
-            throughput("success: the handler returns", spec.service("plain"), List.of(
-                    Contender.runtime(Contender.Work.SUCCEED), Contender.raw(Contender.Work.SUCCEED),
-                    Contender.springSimple(), Contender.springDirect()));
+            List<Contender> contenders = new ArrayList<>(List.of(Contender.runtime(Contender.Work.SUCCEED),
+                    Contender.raw(Contender.Work.SUCCEED), Contender.springSimple(), Contender.springDirect()));
+            Contender.underSpringBoot(broker.amqpUri(VHOST)).ifPresent(contenders::add);
+            throughput("success: the handler returns", spec.service("plain"), contenders);
         }
         if (options.paths.contains("retry")) {
             throughput("retry: every message fails once (republished with confirms, then acknowledged)",

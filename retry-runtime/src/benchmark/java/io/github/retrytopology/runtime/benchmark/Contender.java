@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.springframework.amqp.core.AcknowledgeMode;
@@ -111,6 +112,23 @@ interface Contender {
                 return () -> consumer.stop(Duration.ofSeconds(30));
             }
         };
+    }
+
+    /**
+     * This project's consumer under Spring Boot, with the starter, where the benchmark runs from the starter's
+     * module ({@code ./mvnw -pl retry-spring-boot-starter -am verify -Pbenchmark}), which holds it; none otherwise.
+     *
+     * @param amqpUri the broker and virtual host the application connects to
+     */
+    static Optional<Contender> underSpringBoot(String amqpUri) {
+        try {
+            Class<?> type = Class.forName("io.github.retrytopology.runtime.benchmark.BootContender");
+            return Optional.of((Contender) type.getDeclaredConstructor(String.class).newInstance(amqpUri));
+        } catch (ClassNotFoundException notThisModule) {
+            return Optional.empty();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create the Spring Boot contender", e);
+        }
     }
 
     /**

@@ -77,9 +77,16 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
         return new MicrometerRetryMetrics(requireNonNull(registry, "registry"));
     }
 
-    /** Reports how many of this consumer's consumers are subscribed, as {@code retry.consumers.running}. */
+    /**
+     * Reports how many of this consumer's consumers are subscribed, as {@code retry.consumers.running}. A consumer
+     * watched in the place of a stopped one of the same service, as after a restart, takes over its gauge.
+     */
     public MicrometerRetryMetrics watch(RetryingConsumer consumer) {
         Key key = Key.of("retry.consumers.running", consumer.service());
+        Gauge watched = registry.find(key.name).tags(key.tags()).gauge();
+        if (watched != null) {
+            registry.remove(watched);
+        }
         Gauge.builder(key.name, consumer, RetryingConsumer::consumersRunning)
                 .description(key.description()).tags(key.tags())
                 .register(registry);

@@ -127,6 +127,24 @@ class MicrometerRetryMetricsIT {
         assertThat(registry.get("retry.consumers.running").gauge().value()).isZero();
     }
 
+    @Test
+    void watchesTheConsumerThatTookTheStoppedOnesPlace() throws Exception {
+        Routes routes = Routes.builder(orders)
+                .on("order.created", context -> { })
+                .on("order.*.paid", String.class, (payload, context) -> { })
+                .build();
+        MicrometerRetryMetrics metrics = MicrometerRetryMetrics.of(registry);
+        RetryingConsumer first = RetryingConsumer.builder(connection, routes).start();
+        metrics.watch(first);
+        first.stop(Duration.ofSeconds(5));
+
+        consumer = RetryingConsumer.builder(connection, routes).start();
+        metrics.watch(consumer);
+
+        assertThat(registry.find("retry.consumers.running").gauges()).hasSize(1);
+        await().atMost(5, SECONDS).until(() -> registry.get("retry.consumers.running").gauge().value() == 1.0);
+    }
+
     private static void publish(Channel channel, String routingKey, String body) throws Exception {
         channel.basicPublish("test.events", routingKey, true,
                 new AMQP.BasicProperties.Builder().contentType("application/json").build(),
