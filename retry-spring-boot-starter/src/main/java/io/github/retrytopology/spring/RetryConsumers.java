@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +45,10 @@ public final class RetryConsumers implements SmartLifecycle {
     private final Duration stopTimeout;
     private final String connectionName;
 
+    /** Taken by start and stop; the health indicator reads the fields below without it, and never waits. */
     private final Object lock = new Object();
-    private ConsumerConnection connection;
-    private final Map<Service, RetryingConsumer> consumers = new LinkedHashMap<>();
+    private volatile ConsumerConnection connection;
+    private volatile Map<Service, RetryingConsumer> consumers = Map.of();
     private volatile boolean running;
 
     RetryConsumers(List<ServiceHandler> handlers, List<RetrySpec> specs, ConnectionFactory factory,
@@ -75,9 +78,7 @@ public final class RetryConsumers implements SmartLifecycle {
 
     /** The running consumer of a service; null before start or after stop. */
     public RetryingConsumer consumer(Service service) {
-        synchronized (lock) {
-            return consumers.get(service);
-        }
+        return consumers.get(service);
     }
 
     /**
@@ -86,10 +87,10 @@ public final class RetryConsumers implements SmartLifecycle {
      * @throws IOException if the consumers are not connected, or the broker refuses a declare
      */
     public Map<Service, Long> parkingLotDepths() throws IOException {
-        ConsumerConnection current;
-        synchronized (lock) {
-            current = connection;
+        if (handlers.isEmpty()) {
+            return Map.of();
         }
+        ConsumerConnection current = connection;
         if (current == null || !current.connection().isOpen()) {
             throw new IOException("the retry consumers are not connected");
         }
@@ -100,7 +101,7 @@ public final class RetryConsumers implements SmartLifecycle {
         }
         try {
             for (Service service : services()) {
-                depths.put(service, channel.queueDeclarePassive(service.parkingLot()).getMessageCount() * 1L);
+                depths.put(service, (long) channel.queueDeclarePassive(service.parkingLot()).getMessageCount());
             }
         } finally {
             if (channel.isOpen()) {
@@ -125,21 +126,23 @@ public final class RetryConsumers implements SmartLifecycle {
                 return;
             }
             int threads = handlers.stream().mapToInt(handler -> handler.settings().getConsumers()).sum();
+            Map<Service, RetryingConsumer> started = new LinkedHashMap<>();
             try {
                 connection = ConsumerConnection.open(factory, details, threads, connectionName);
                 if (properties.isDeclareTopology()) {
                     TopologyDeclaration.declare(specs, connection.connection(), properties.getManagement(), details);
                 }
                 for (ServiceHandler handler : handlers) {
-                    consumers.put(handler.service(), start(handler));
+                    started.put(handler.service(), start(handler));
                 }
             } catch (IOException e) {
-                stopAll();
+                stopAll(started.values());
                 throw new UncheckedIOException("the retry consumers did not start: " + e.getMessage(), e);
             } catch (RuntimeException e) {
-                stopAll();
+                stopAll(started.values());
                 throw e;
             }
+            consumers = Collections.unmodifiableMap(started);
             running = true;
         }
     }
@@ -165,7 +168,10 @@ public final class RetryConsumers implements SmartLifecycle {
     @Override
     public void stop() {
         synchronized (lock) {
-            stopAll();
+            running = false;
+            Collection<RetryingConsumer> stopping = consumers.values();
+            consumers = Map.of();
+            stopAll(stopping);
         }
     }
 
@@ -182,11 +188,10 @@ public final class RetryConsumers implements SmartLifecycle {
         stopping.start();
     }
 
-    /** Stops every consumer at once, each within the stop timeout, then closes the connection. */
-    private void stopAll() {
-        running = false;
+    /** Stops these consumers at once, each within the stop timeout, then closes the connection. */
+    private void stopAll(Collection<RetryingConsumer> stopping) {
         List<CompletableFuture<Void>> stops = new ArrayList<>();
-        for (RetryingConsumer consumer : consumers.values()) {
+        for (RetryingConsumer consumer : stopping) {
             stops.add(CompletableFuture.runAsync(() -> {
                 try {
                     if (!consumer.stop(stopTimeout)) {
@@ -199,7 +204,6 @@ public final class RetryConsumers implements SmartLifecycle {
             }, task -> new Thread(task, "retry-stop-" + consumer.service().name()).start()));
         }
         stops.forEach(CompletableFuture::join);
-        consumers.clear();
         if (connection != null) {
             connection.close();
             connection = null;

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  * ./mvnw -pl retry-runtime -am verify -Pbenchmark [-Dbenchmark.args="--messages 100000 --rounds 3"]
  * </pre>
  *
- * Paths: {@code success} (the handler returns), {@code retry} (every message fails once: republished with
+ * Paths: {@code success} (the handler returns; run from the starter's module, also under Spring Boot), {@code retry} (every message fails once: republished with
  * confirms, then acknowledged), {@code mixed} (10% fail once and come back a second later, against none; then
  * what the broker alone spends on each step of it, {@code --only broker}), and
  * {@code lateness} (messages paced at 1,000 a second fail up to three times through tiers of 200 ms, 1 s and
@@ -94,7 +94,7 @@ public final class ConsumerBenchmark {
         if (options.paths.contains("success")) {
             List<Contender> contenders = new ArrayList<>(List.of(Contender.runtime(Contender.Work.SUCCEED),
                     Contender.raw(Contender.Work.SUCCEED), Contender.springSimple(), Contender.springDirect()));
-            Contender.underSpringBoot(broker.amqpUri(VHOST)).ifPresent(contenders::add);
+            Contender.underSpringBoot(broker.amqpUri(VHOST), false).ifPresent(contenders::add);
             throughput("success: the handler returns", spec.service("plain"), contenders);
         }
         if (options.paths.contains("retry")) {
@@ -103,9 +103,11 @@ public final class ConsumerBenchmark {
                             Contender.raw(Contender.Work.FAIL), Contender.raw(Contender.Work.FAIL, true)));
         }
         if (options.paths.contains("observed")) {
+            List<Contender> contenders = new ArrayList<>(List.of(Contender.runtime(Contender.Work.SUCCEED),
+                    Contender.runtime(Contender.Work.SUCCEED, true)));
+            Contender.underSpringBoot(broker.amqpUri(VHOST), true).ifPresent(contenders::add);
             throughput("observed: the success path with Micrometer metrics and OpenTelemetry spans",
-                    spec.service("plain"), List.of(Contender.runtime(Contender.Work.SUCCEED),
-                            Contender.runtime(Contender.Work.SUCCEED, true)));
+                    spec.service("plain"), contenders);
             throughput("observed: the retry path with Micrometer metrics and OpenTelemetry spans",
                     spec.service("retrying"), List.of(Contender.runtime(Contender.Work.FAIL),
                             Contender.runtime(Contender.Work.FAIL, true)));

@@ -119,11 +119,13 @@ interface Contender {
      * module ({@code ./mvnw -pl retry-spring-boot-starter -am verify -Pbenchmark}), which holds it; none otherwise.
      *
      * @param amqpUri the broker and virtual host the application connects to
+     * @param metrics whether the application has Boot's Micrometer registry, which the starter then reports to
      */
-    static Optional<Contender> underSpringBoot(String amqpUri) {
+    static Optional<Contender> underSpringBoot(String amqpUri, boolean metrics) {
         try {
             Class<?> type = Class.forName("io.github.retrytopology.runtime.benchmark.BootContender");
-            return Optional.of((Contender) type.getDeclaredConstructor(String.class).newInstance(amqpUri));
+            return Optional.of((Contender) type.getDeclaredConstructor(String.class, boolean.class)
+                    .newInstance(amqpUri, metrics));
         } catch (ClassNotFoundException notThisModule) {
             return Optional.empty();
         } catch (ReflectiveOperationException e) {

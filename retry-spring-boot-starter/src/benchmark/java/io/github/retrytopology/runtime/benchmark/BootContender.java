@@ -9,6 +9,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.GeneratedTopology;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.spring.RetryConsumers;
+import io.github.retrytopology.spring.RetryMetricsAutoConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * The benchmark's service {@code plain} consumed by a Spring Boot application with the starter: its handler is a
- * bean, and the consumers are the starter's, on the connection it opens from {@code spring.rabbitmq.*}. The
+ * bean, and the consumers are the starter's, on the connection it opens from {@code spring.rabbitmq.*}; with or
+ * without Boot's Micrometer registry. The
  * application starts once, with its consumers stopped ({@code retry.auto-startup=false}); each round starts and
  * stops them, so that a round measures the consumer under Boot, not Boot's start-up, as the runtime's own round
  * does not measure the JVM's.
@@ -33,11 +35,13 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 final class BootContender implements Contender {
 
     private final String amqpUri;
+    private final boolean metrics;
     private final Handler handler = new Handler();
     private ConfigurableApplicationContext application;
 
-    BootContender(String amqpUri) {
+    BootContender(String amqpUri, boolean metrics) {
         this.amqpUri = amqpUri;
+        this.metrics = metrics;
     }
 
     @SpringBootConfiguration
@@ -57,7 +61,7 @@ final class BootContender implements Contender {
 
     @Override
     public String name() {
-        return "retry-runtime under Spring Boot";
+        return metrics ? "under Spring Boot, Boot's metrics" : "retry-runtime under Spring Boot";
     }
 
     @Override
@@ -93,6 +97,10 @@ final class BootContender implements Contender {
                     "retry.auto-startup=false", "spring.main.banner-mode=off",
                     "retry.services.plain.consumers=" + options.consumers(),
                     "retry.services.plain.prefetch=" + options.prefetch()));
+            if (!metrics) {
+                // The application has Actuator (the tests do); without its registry, as the runtime alone runs.
+                properties.add("spring.autoconfigure.exclude=" + RetryMetricsAutoConfiguration.class.getName());
+            }
             // Every other service generated into the class path, the tests' own included, is left unconsumed.
             everyService().stream().filter(name -> !name.equals(RetryTopology.PLAIN.name()))
                     .forEach(name -> properties.add("retry.services." + name + ".enabled=false"));
