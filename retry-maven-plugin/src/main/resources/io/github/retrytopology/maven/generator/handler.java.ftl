@@ -13,8 +13,9 @@ import ${imported};
 </#list>
  *
  * <p>Implement one method per routing key, then consume with
- * {@code RetryingConsumer.builder(connection, ${name}.routes(handler)).start()}. A method that returns
- * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ * {@code RetryingConsumer.builder(connection, ${name}.routes(handler)).start()}, or, with
+ * retry-spring-boot-starter, make the implementation a bean. A method that returns acknowledges its message; one
+ * that throws fails the attempt, and the retry policy decides what follows.
 <#if typed>
  *
  * <p>A payload class may be generic: its method takes it raw, as the codec decodes it, so raw types are no warning

@@ -10,8 +10,9 @@ import javax.annotation.processing.Generated;
  * <p>Up to 6 attempts, the broker holding each retry back 1s × the retry's number, up to 3s; then the parking lot.
  *
  * <p>Implement one method per routing key, then consume with
- * {@code RetryingConsumer.builder(connection, EmailHandler.routes(handler)).start()}. A method that returns
- * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ * {@code RetryingConsumer.builder(connection, EmailHandler.routes(handler)).start()}, or, with
+ * retry-spring-boot-starter, make the implementation a bean. A method that returns acknowledges its message; one
+ * that throws fails the attempt, and the retry policy decides what follows.
  *
  * <p>Generated from broker-delay.yml; do not edit.
  */

@@ -11,8 +11,9 @@ import javax.annotation.processing.Generated;
  * com.acme.orders.InvalidOrderException.
  *
  * <p>Implement one method per routing key, then consume with
- * {@code RetryingConsumer.builder(connection, EmailHandler.routes(handler)).start()}. A method that returns
- * acknowledges its message; one that throws fails the attempt, and the retry policy decides what follows.
+ * {@code RetryingConsumer.builder(connection, EmailHandler.routes(handler)).start()}, or, with
+ * retry-spring-boot-starter, make the implementation a bean. A method that returns acknowledges its message; one
+ * that throws fails the attempt, and the retry policy decides what follows.
  *
  * <p>Generated from order-platform.yml; do not edit.
  */
