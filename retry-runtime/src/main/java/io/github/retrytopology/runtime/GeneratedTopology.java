@@ -56,8 +56,8 @@ public final class GeneratedTopology {
         }
         String name = properties.getProperty(Names.TOPOLOGY_RESOURCE_KEY);
         if (name == null || name.isBlank()) {
-            throw new IllegalStateException(resource + " names no topology class: it has no '" + Names.TOPOLOGY_RESOURCE_KEY
-                    + "' key; generate it again with retry-maven-plugin");
+            throw new IllegalStateException(resource + " names no topology class: it has no '"
+                    + Names.TOPOLOGY_RESOURCE_KEY + "' key; generate it again with retry-maven-plugin");
         }
         try {
             return load(name.strip(), loader);
@@ -78,7 +78,8 @@ public final class GeneratedTopology {
         try {
             Field field = type.getField(Names.SPEC_CONSTANT);
             if (!Modifier.isStatic(field.getModifiers()) || !(field.get(null) instanceof RetrySpec spec)) {
-                throw new IllegalStateException(topologyClass + "." + Names.SPEC_CONSTANT + " is not a RetrySpec constant");
+                throw new IllegalStateException(topologyClass + "." + Names.SPEC_CONSTANT
+                        + " is not a RetrySpec constant");
             }
             return new GeneratedTopology(type, spec, loader);
         } catch (NoSuchFieldException | IllegalAccessException e) {

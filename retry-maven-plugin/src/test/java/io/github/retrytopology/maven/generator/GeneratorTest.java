@@ -61,7 +61,8 @@ class GeneratorTest {
         assertThat(result.upToDate()).isFalse();
         assertThat(result.written()).extracting(path -> path.getFileName().toString()).containsExactlyInAnyOrder(
                 "RetryTopology.java", "InvoicingHandler.java", "WarehouseHandler.java",
-                "definitions.json", "definitions.vhost.json", "topology.md", "retry.schema.json");
+                "definitions.json", "definitions.vhost.json", "topology.md", "retry.schema.json",
+                "com.acme.shop.properties");
         assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).isRegularFile();
     }
 

@@ -33,8 +33,10 @@ import java.util.concurrent.TimeoutException;
  * ./mvnw -pl retry-runtime -am verify -Pbenchmark [-Dbenchmark.args="--messages 100000 --rounds 3"]
  * </pre>
  *
- * Paths: {@code success} (the handler returns; run from the starter's module, also under Spring Boot), {@code retry} (every message fails once: republished with
- * confirms, then acknowledged), {@code mixed} (10% fail once and come back a second later, against none; then
+ * Paths: {@code success} (the handler returns; run from the starter's module, also under Spring Boot),
+ * {@code retry} (every message fails once: republished with confirms, then acknowledged), {@code observed} (both
+ * with Micrometer metrics and OpenTelemetry spans; run from the starter's module, also under Spring Boot with its
+ * metrics), {@code mixed} (10% fail once and come back a second later, against none; then
  * what the broker alone spends on each step of it, {@code --only broker}), and
  * {@code lateness} (messages paced at 1,000 a second fail up to three times through tiers of 200 ms, 1 s and
  * 5 s, then of 200, 400 and 600 ms: how late each retry arrives). On RabbitMQ 4.3.1 and later, {@code mixed} and
