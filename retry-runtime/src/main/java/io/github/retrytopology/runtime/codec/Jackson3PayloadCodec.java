@@ -3,7 +3,6 @@ package io.github.retrytopology.runtime.codec;
 import static java.util.Objects.requireNonNull;
 
 import com.rabbitmq.client.AMQP;
-import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.ObjectMapper;
@@ -39,24 +38,11 @@ public final class Jackson3PayloadCodec implements PayloadCodec {
         try {
             return mapper.readValue(body, type);
         } catch (DatabindException e) {
-            String path = path(e.getPath());
-            throw new UndecodablePayloadException("JSON that does not fit " + type.getName()
-                    + (path.isEmpty() ? "" : " at " + path) + ": " + e.getOriginalMessage(), e);
+            throw JsonFailures.misfit(type, e.getPath().stream()
+                    .map(step -> new JsonFailures.Step(step.getPropertyName(), step.getIndex())).toList(),
+                    e.getOriginalMessage(), e);
         } catch (JacksonException e) {
-            throw new UndecodablePayloadException("invalid JSON: " + e.getOriginalMessage(), e);
+            throw JsonFailures.invalid(e.getOriginalMessage(), e);
         }
-    }
-
-    /** Where in the document the value that did not fit is, such as {@code photos[2].id}. */
-    private static String path(List<JacksonException.Reference> references) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference reference : references) {
-            if (reference.getPropertyName() != null) {
-                path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
-            } else if (reference.getIndex() >= 0) {
-                path.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        return path.toString();
     }
 }

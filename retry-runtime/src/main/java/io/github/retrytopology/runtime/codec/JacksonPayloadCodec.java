@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import java.io.IOException;
-import java.util.List;
 
 /**
  * JSON bodies into any type, with Jackson. A body that is not JSON is "invalid JSON"; JSON that does not fit the
@@ -39,26 +38,13 @@ public final class JacksonPayloadCodec implements PayloadCodec {
         try {
             return mapper.readValue(body, type);
         } catch (JsonMappingException e) {
-            String path = path(e.getPath());
-            throw new UndecodablePayloadException("JSON that does not fit " + type.getName()
-                    + (path.isEmpty() ? "" : " at " + path) + ": " + e.getOriginalMessage(), e);
+            throw JsonFailures.misfit(type, e.getPath().stream()
+                    .map(step -> new JsonFailures.Step(step.getFieldName(), step.getIndex())).toList(),
+                    e.getOriginalMessage(), e);
         } catch (JacksonException e) {
-            throw new UndecodablePayloadException("invalid JSON: " + e.getOriginalMessage(), e);
+            throw JsonFailures.invalid(e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new UndecodablePayloadException("unreadable JSON: " + e.getMessage(), e);
         }
-    }
-
-    /** Where in the document the value that did not fit is, such as {@code photos[2].id}. */
-    private static String path(List<JsonMappingException.Reference> references) {
-        StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference reference : references) {
-            if (reference.getFieldName() != null) {
-                path.append(path.length() == 0 ? "" : ".").append(reference.getFieldName());
-            } else if (reference.getIndex() >= 0) {
-                path.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        return path.toString();
     }
 }
