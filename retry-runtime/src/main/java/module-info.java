@@ -1,7 +1,7 @@
 /**
  * What a service embeds: the retrying consumer ({@code consumer}), the retry headers ({@code headers}), payload
  * codecs ({@code codec}), the parking-lot client ({@code parkinglot}), and optional metrics through Micrometer
- * ({@code metrics}) and spans through OpenTelemetry ({@code tracing}).
+ * ({@code metrics}) and spans through OpenTelemetry or Micrometer's Observation API ({@code tracing}).
  *
  * <p>Jackson, Micrometer and OpenTelemetry are optional: a service that uses {@code JacksonPayloadCodec} (Jackson 2),
  * {@code Jackson3PayloadCodec}, {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
@@ -14,6 +14,7 @@ module io.github.retrytopology.runtime {
     requires static tools.jackson.databind;
     requires static tools.jackson.core;
     requires static micrometer.core;
+    requires static micrometer.observation;
     requires static io.opentelemetry.api;
     requires static io.opentelemetry.context;
 

@@ -7,6 +7,7 @@ import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,6 +76,20 @@ class RetryAutoConfigurationTest {
                         .getBeans(RetryConsumerCustomizer.class).hasSize(2));
         runner.withPropertyValues("management.health.retry.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(HealthIndicator.class));
+    }
+
+    @Test
+    void tracesThroughOpenTelemetryWhereThereIsOneElseThroughMicrometerTracing() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .withBean(io.micrometer.tracing.Tracer.class, () -> io.micrometer.tracing.Tracer.NOOP)
+                .run(context -> assertThat(context).hasBean("retryTracingCustomizer")
+                        .doesNotHaveBean(RetryTracingAutoConfiguration.OpenTelemetryApi.class));
+        runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .withBean(io.micrometer.tracing.Tracer.class, () -> io.micrometer.tracing.Tracer.NOOP)
+                .withBean(OpenTelemetry.class, OpenTelemetry::noop)
+                .run(context -> assertThat(context).hasSingleBean(RetryTracingAutoConfiguration.OpenTelemetryApi.class)
+                        .doesNotHaveBean(RetryTracingAutoConfiguration.MicrometerTracing.class));
     }
 
     @Test
