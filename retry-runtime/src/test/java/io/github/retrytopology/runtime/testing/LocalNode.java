@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -44,6 +45,13 @@ public final class LocalNode implements PrivateBroker, NodeControl {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Set<LocalNode> RUNNING = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The ports of this JVM's nodes, until each node is closed. Checking that a port binds is not enough: two nodes
+     * starting at once could pick the same one, and a node started while another is down could take its ports, so
+     * that one of them fails to boot while its port answers, with the other node behind it.
+     */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(LocalNode::destroy), "local-nodes"));
@@ -210,7 +218,10 @@ public final class LocalNode implements PrivateBroker, NodeControl {
     @Override
     public void close() {
         destroy();
-        RUNNING.remove(this);
+        // Once: a second close must not give back ports that another node has since been handed.
+        if (RUNNING.remove(this)) {
+            release(List.of(amqpPort, managementPort, distributionPort));
+        }
     }
 
     private void destroy() {
@@ -267,7 +278,11 @@ public final class LocalNode implements PrivateBroker, NodeControl {
             pause(100);
         }
         // RabbitMQ 4.3 opens its listeners before it has finished booting.
-        ctl("await_startup");
+        try {
+            ctl("await_startup");
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + logTail(), e);
+        }
     }
 
     /** Waits until the node's VM has ended: a node started again before then cannot take its name. */
@@ -357,14 +372,31 @@ public final class LocalNode implements PrivateBroker, NodeControl {
      */
     static List<Integer> freePorts(int count) throws IOException {
         int below = ephemeralPortsStart();
+        return freePorts(count, () -> ThreadLocalRandom.current().nextInt(10_000, below));
+    }
+
+    /**
+     * Free ports from these candidates, handed out until {@link #release}d: a port that no socket holds may still
+     * be a node's, down between a kill and a start again, or starting and not yet listening.
+     */
+    static List<Integer> freePorts(int count, IntSupplier candidates) {
         List<Integer> ports = new ArrayList<>();
         while (ports.size() < count) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, below);
-            if (!ports.contains(port) && bindable(port)) {
-                ports.add(port);
+            int port = candidates.getAsInt();
+            if (HANDED_OUT.add(port)) {
+                if (bindable(port)) {
+                    ports.add(port);
+                } else {
+                    HANDED_OUT.remove(port);
+                }
             }
         }
         return ports;
+    }
+
+    /** Gives ports back, once the node that had them is gone for good. */
+    static void release(List<Integer> ports) {
+        HANDED_OUT.removeAll(ports);
     }
 
     /**
