@@ -8,9 +8,9 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Reports each service's consumers and its parking lot: DOWN while the consumers are stopped, while a service has
- * fewer consumers subscribed than it should, or when a parking lot holds more messages than
- * {@code retry.health.parking-lot-threshold}.
+ * Reports each service's consumers and its parking lot: DOWN while the consumers are stopped, while a service's
+ * consumers are not all subscribed ({@link RetryingConsumer#isRunning()}, which counts one consumer as enough during
+ * its cautious start), or when a parking lot holds more messages than {@code retry.health.parking-lot-threshold}.
  */
 final class RetryHealthIndicator extends AbstractHealthIndicator {
 
