@@ -111,8 +111,9 @@ public final class RetryAutoConfiguration {
     @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
     static class Jackson2Codec {
 
+        // Not left to the order the two nested classes are read in, which is not their order here.
         @Bean
-        @ConditionalOnMissingBean(PayloadCodec.class)
+        @ConditionalOnMissingBean(value = PayloadCodec.class, type = "tools.jackson.databind.ObjectMapper")
         @ConditionalOnBean(com.fasterxml.jackson.databind.ObjectMapper.class)
         PayloadCodec retryJackson2PayloadCodec(com.fasterxml.jackson.databind.ObjectMapper mapper) {
             return PayloadCodec.builtIn().or(new JacksonPayloadCodec(mapper));

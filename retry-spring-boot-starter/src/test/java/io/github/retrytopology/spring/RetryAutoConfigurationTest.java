@@ -56,6 +56,18 @@ class RetryAutoConfigurationTest {
     }
 
     @Test
+    void prefersBootsJackson3MapperToAJackson2One() {
+        runner.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
+                .withPropertyValues("spring.jackson.property-naming-strategy=SNAKE_CASE")
+                .withBean(com.fasterxml.jackson.databind.ObjectMapper.class,
+                        com.fasterxml.jackson.databind.ObjectMapper::new)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(PayloadCodec.class);
+                    assertThat(decode(context.getBean(PayloadCodec.class))).isEqualTo(new OrderPlaced("o-1", 1250));
+                });
+    }
+
+    @Test
     void takesTheApplicationsOwnCodec() {
         PayloadCodec own = PayloadCodec.builtIn();
         runner.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
