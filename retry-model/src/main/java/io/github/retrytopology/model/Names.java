@@ -42,6 +42,11 @@ public final class Names {
      */
     public static final String TOPOLOGY_RESOURCES = "META-INF/retry-topology/";
 
+    private static final String TOPOLOGY_RESOURCE_EXTENSION = ".properties";
+
+    /** Every such resource, as a class path pattern: {@code META-INF/retry-topology/*.properties}. */
+    public static final String TOPOLOGY_RESOURCE_PATTERN = TOPOLOGY_RESOURCES + "*" + TOPOLOGY_RESOURCE_EXTENSION;
+
     /** The key, in such a resource, whose value is the topology class's name. */
     public static final String TOPOLOGY_RESOURCE_KEY = "topology";
 
@@ -225,7 +230,7 @@ public final class Names {
      * {@code META-INF/retry-topology/com.acme.media.retry.properties}.
      */
     public static String topologyResource(String javaPackage) {
-        return TOPOLOGY_RESOURCES + javaPackage + ".properties";
+        return TOPOLOGY_RESOURCES + javaPackage + TOPOLOGY_RESOURCE_EXTENSION;
     }
 
     /** The generated handler interface of a service: {@code cdn-purge} is {@code CdnPurgeHandler}. */

@@ -61,6 +61,26 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
                         + services.stream().map(Service::name).collect(Collectors.joining(", "))));
     }
 
+    /** The generated topology class, by its qualified name: {@code com.acme.media.retry.RetryTopology}. */
+    public String topologyClass() {
+        return javaPackage + "." + Names.TOPOLOGY_CLASS;
+    }
+
+    /**
+     * A service's generated handler interface, by its qualified name: {@code com.acme.media.retry.CdnPurgeHandler}.
+     */
+    public String handlerInterface(Service service) {
+        return javaPackage + "." + service.handlerInterface();
+    }
+
+    /**
+     * The generated resource that names the topology class:
+     * {@code META-INF/retry-topology/com.acme.media.retry.properties}.
+     */
+    public String topologyResource() {
+        return Names.topologyResource(javaPackage);
+    }
+
     /** Returns the same spec in another virtual host: where the command line's URI or a test points it. */
     public RetrySpec inVhost(String otherVhost) {
         return new RetrySpec(javaPackage, otherVhost, exchange, queueSettings, services);

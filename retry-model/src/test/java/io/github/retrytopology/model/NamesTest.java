@@ -2,6 +2,8 @@ package io.github.retrytopology.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.retrytopology.model.load.Specs;
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,5 +99,17 @@ class NamesTest {
     @Test
     void sourceNamesSeparateNestedClassesWithDots() {
         assertThat(Names.sourceName("com.acme.Outer$Inner")).isEqualTo("com.acme.Outer.Inner");
+    }
+
+    @Test
+    void namesTheGeneratedClassesAndTheResourceThatFindsThem() {
+        String text = "version: 1\npackage: com.acme.media.retry\nexchange: media.events\n"
+                + "services:\n  cdn-purge:\n    maxAttempts: 1\n    routingKeys: [photo.deleted]\n";
+        RetrySpec spec = Specs.parse(text.getBytes(StandardCharsets.UTF_8), "retry.yml");
+
+        assertThat(spec.topologyClass()).isEqualTo("com.acme.media.retry.RetryTopology");
+        assertThat(spec.handlerInterface(spec.service("cdn-purge"))).isEqualTo("com.acme.media.retry.CdnPurgeHandler");
+        assertThat(spec.topologyResource()).isEqualTo("META-INF/retry-topology/com.acme.media.retry.properties");
+        assertThat(Names.TOPOLOGY_RESOURCE_PATTERN).isEqualTo("META-INF/retry-topology/*.properties");
     }
 }

@@ -104,7 +104,7 @@ public final class GeneratedTopology {
      * @throws IllegalStateException if it is not on the class path
      */
     public Class<?> handlerInterface(Service service) {
-        Class<?> type = type(spec.javaPackage() + "." + service.handlerInterface(), loader,
+        Class<?> type = type(spec.handlerInterface(service), loader,
                 "the handler interface of service " + service.name());
         if (!type.isInterface()) {
             throw new IllegalStateException(type.getName() + " is not the generated handler interface of service "

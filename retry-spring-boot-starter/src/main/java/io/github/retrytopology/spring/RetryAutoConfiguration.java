@@ -58,8 +58,8 @@ public final class RetryAutoConfiguration {
         List<GeneratedTopology> topologies = HandlerBeans.topologies(
                 ResourcePatternUtils.getResourcePatternResolver(resourceLoader), loader);
         if (topologies.isEmpty()) {
-            log.warn("No generated retry topology on the class path ({}*.properties): nothing to consume; run "
-                    + "retry-maven-plugin's generate goal on retry.yml", Names.TOPOLOGY_RESOURCES);
+            log.warn("No generated retry topology on the class path ({}): nothing to consume; run "
+                    + "retry-maven-plugin's generate goal on retry.yml", Names.TOPOLOGY_RESOURCE_PATTERN);
         }
         if (properties.isDeclareTopology() && !ClassUtils.isPresent(TopologyDeclaration.DECLARER, loader)) {
             throw new RetryConfigurationException(List.of("retry.declare-topology is on, and "

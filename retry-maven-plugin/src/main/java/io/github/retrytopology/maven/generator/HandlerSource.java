@@ -63,7 +63,7 @@ public final class HandlerSource {
         String routes = imports.reference("io.github.retrytopology.runtime.consumer.Routes");
         String exception = imports.reference("java.lang.Exception");
         String suppressWarnings = imports.reference("java.lang.SuppressWarnings");
-        String topology = imports.reference(spec.javaPackage() + "." + Names.TOPOLOGY_CLASS);
+        String topology = imports.reference(spec.topologyClass());
         List<Method> methods = new ArrayList<>();
         for (Route route : service.routes()) {
             String payload = route.payloadType().map(imports::reference).orElse("");

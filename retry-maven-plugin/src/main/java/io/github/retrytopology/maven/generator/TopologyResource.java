@@ -28,8 +28,8 @@ public final class TopologyResource {
 
     static GeneratedFile render(RetrySpec spec, Path resourceRoot, String generator, String sourceName) {
         Variables variables = new Variables(sourceName.replaceAll("[\\r\\n]+", " "), generator, spec.javaPackage(),
-                Names.TOPOLOGY_RESOURCE_KEY, spec.javaPackage() + "." + Names.TOPOLOGY_CLASS);
-        return GeneratedFile.of(resourceRoot.resolve(Names.topologyResource(spec.javaPackage())),
+                Names.TOPOLOGY_RESOURCE_KEY, spec.topologyClass());
+        return GeneratedFile.of(resourceRoot.resolve(spec.topologyResource()),
                 Templates.text(TEMPLATE, variables));
     }
 }

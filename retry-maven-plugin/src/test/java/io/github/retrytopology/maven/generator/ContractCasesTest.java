@@ -134,7 +134,7 @@ class ContractCasesTest {
             assertThat(loader.loadClass(model.javaPackage() + ".RetryTopology").getField("SPEC").get(null))
                     .isEqualTo(model);
             for (Service service : model.services()) {
-                Class<?> handler = loader.loadClass(model.javaPackage() + "." + service.handlerInterface());
+                Class<?> handler = loader.loadClass(model.handlerInterface(service));
                 Object implementation = Proxy.newProxyInstance(loader, new Class<?>[] {handler}, (proxy, method, args) -> null);
                 Routes routes = (Routes) handler.getMethod("routes", handler).invoke(null, implementation);
                 assertThat(routes.service()).isEqualTo(service);

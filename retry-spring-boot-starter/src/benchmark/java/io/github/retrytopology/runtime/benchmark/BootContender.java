@@ -81,7 +81,7 @@ final class BootContender implements Contender {
         Set<String> names = new TreeSet<>();
         try {
             for (Resource resource : new PathMatchingResourcePatternResolver(loader)
-                    .getResources("classpath*:" + Names.TOPOLOGY_RESOURCES + "*.properties")) {
+                    .getResources("classpath*:" + Names.TOPOLOGY_RESOURCE_PATTERN)) {
                 GeneratedTopology.load(resource.getURL(), loader).spec().services()
                         .forEach(service -> names.add(service.name()));
             }
