@@ -22,8 +22,8 @@ import java.util.Map;
  * and it carries the attributes of {@link OpenTelemetryTracing}'s spans: as low-cardinality values
  * {@code messaging.system}, {@code messaging.operation.type}, {@code messaging.destination.name},
  * {@code messaging.destination.subscription.name}, {@code retry.service}, {@code retry.route},
- * {@code retry.delay.backend} and, once the handler is done, {@code retry.outcome}, with {@code retry.tier} for a
- * retry through a tier and {@code retry.park.reason} for a park; as high-cardinality ones
+ * {@code retry.delay.backend} and, once the handler is done, {@code retry.outcome}, {@code retry.tier} (a retry's
+ * tier) and {@code retry.park.reason} (a park's), each {@code none} where it does not apply; as high-cardinality ones
  * {@code messaging.rabbitmq.destination.routing_key}, {@code messaging.message.id} and {@code retry.attempt}. A
  * handler that threw is the observation's error. A registry with metrics handlers times observations too, as
  * {@value #NAME}.
@@ -32,6 +32,8 @@ public final class MicrometerObservationTracing implements DeliveryObserver {
 
     /** The observation's name. */
     public static final String NAME = "retry.process";
+
+    private static final String NONE = "none";
 
     private final ObservationRegistry registry;
 
@@ -47,10 +49,7 @@ public final class MicrometerObservationTracing implements DeliveryObserver {
 
     @Override
     public Observation handling(DeliveryContext context) {
-        ReceiverContext<Map<String, Object>> receiver = new ReceiverContext<>((headers, key) -> {
-            Object value = headers == null ? null : headers.get(key);
-            return value == null ? null : value.toString();
-        });
+        ReceiverContext<Map<String, Object>> receiver = new ReceiverContext<>(Headers::text);
         receiver.setCarrier(context.properties().getHeaders());
         receiver.setRemoteServiceName("RabbitMQ");
         // Micrometer's Observation, which the name DeliveryObserver.Observation hides in here.
@@ -62,21 +61,24 @@ public final class MicrometerObservationTracing implements DeliveryObserver {
                 .lowCardinalityKeyValue("messaging.destination.name", context.exchange())
                 .lowCardinalityKeyValue("messaging.destination.subscription.name", context.service().queue())
                 .lowCardinalityKeyValue("retry.service", context.service().name())
-                .lowCardinalityKeyValue("retry.route", context.bindingKey().orElse("none"))
+                .lowCardinalityKeyValue("retry.route", context.bindingKey().orElse(NONE))
                 .lowCardinalityKeyValue("retry.delay.backend", context.service().delayBackend().id())
-                .highCardinalityKeyValue("messaging.rabbitmq.destination.routing_key", context.routingKey())
-                .highCardinalityKeyValue("messaging.message.id", context.messageId().orElse(""))
-                .highCardinalityKeyValue("retry.attempt", Integer.toString(context.attempt()))
-                .start();
+                .highCardinalityKeyValue("retry.attempt", Integer.toString(context.attempt()));
+        if (!context.routingKey().isEmpty()) {
+            observation.highCardinalityKeyValue("messaging.rabbitmq.destination.routing_key", context.routingKey());
+        }
+        context.messageId().ifPresent(id -> observation.highCardinalityKeyValue("messaging.message.id", id));
+        observation.start();
         io.micrometer.observation.Observation.Scope scope = observation.openScope();
         return (outcome, failure) -> {
             try {
-                observation.lowCardinalityKeyValue("retry.outcome", outcome.id());
-                if (outcome.decision() instanceof Decision.Retry retry) {
-                    observation.lowCardinalityKeyValue("retry.tier", Integer.toString(retry.tier()));
-                } else if (outcome.decision() instanceof Decision.Park park) {
-                    observation.lowCardinalityKeyValue("retry.park.reason", park.reason().id());
-                }
+                // Every observation has the same low-cardinality keys ("none" where one does not apply): a registry
+                // that times observations, Prometheus's above all, wants one set of tag keys per meter name.
+                observation.lowCardinalityKeyValue("retry.outcome", outcome.id())
+                        .lowCardinalityKeyValue("retry.tier", outcome.decision() instanceof Decision.Retry retry
+                                ? Integer.toString(retry.tier()) : NONE)
+                        .lowCardinalityKeyValue("retry.park.reason", outcome.decision() instanceof Decision.Park park
+                                ? park.reason().id() : NONE);
                 if (failure != null) {
                     observation.error(failure);
                 }

@@ -45,11 +45,8 @@ public final class OpenTelemetryTracing implements DeliveryObserver {
     /** The instrumentation scope's name. */
     public static final String SCOPE = "io.github.retrytopology.runtime";
 
-    /** Reads a header as text: the client reads AMQP strings as {@code LongString}s. */
-    private static final TextMapGetter<Map<String, Object>> HEADERS = (headers, key) -> {
-        Object value = headers == null ? null : headers.get(key);
-        return value == null ? null : value.toString();
-    };
+    /** Reads a header as text. */
+    private static final TextMapGetter<Map<String, Object>> HEADERS = Headers::text;
 
     private final Tracer tracer;
     private final TextMapPropagator propagator;

@@ -125,6 +125,11 @@ class MicrometerObservationTracingIT {
         assertThat(second.getError()).isNull();
         assertThat(traceparent(second)).as("a retry keeps the publisher's headers").isEqualTo(TRACEPARENT);
         assertThat(keyValues(second)).containsEntry("retry.outcome", "success").containsEntry("retry.attempt", "2");
+        assertThat(second.getLowCardinalityKeyValues()).as("one set of keys, whatever the outcome, as timers need")
+                .extracting(KeyValue::getKey)
+                .containsExactlyInAnyOrderElementsOf(first.getLowCardinalityKeyValues().stream()
+                        .map(KeyValue::getKey).toList())
+                .contains("retry.tier", "retry.park.reason");
     }
 
     @SuppressWarnings("unchecked")

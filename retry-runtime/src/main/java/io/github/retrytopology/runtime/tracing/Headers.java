@@ -1,0 +1,16 @@
+package io.github.retrytopology.runtime.tracing;
+
+import java.util.Map;
+
+/** The message's headers as the tracers' propagators read them. */
+final class Headers {
+
+    private Headers() {
+    }
+
+    /** A header as text, or null: the client reads AMQP strings as {@code LongString}s. */
+    static String text(Map<String, Object> headers, String key) {
+        Object value = headers == null ? null : headers.get(key);
+        return value == null ? null : value.toString();
+    }
+}
