@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.boot.amqp.autoconfigure.RabbitConnectionDetails;
 
@@ -87,11 +88,8 @@ final class ConsumerConnection implements AutoCloseable {
             return new ConsumerConnection(factory.newConnection(dispatch, addresses, name), dispatch);
         } catch (IOException | TimeoutException | RuntimeException e) {
             dispatch.shutdownNow();
-            String where = addresses.stream().map(Address::toString).reduce((a, b) -> a + "," + b).orElse("");
-            if (e instanceof IOException io) {
-                throw new IOException("could not connect to RabbitMQ at " + where + ": " + io.getMessage(), io);
-            }
-            throw new IOException("could not connect to RabbitMQ at " + where + ": " + e, e);
+            throw new IOException("could not connect to RabbitMQ at " + addresses.stream().map(Address::toString)
+                    .collect(Collectors.joining(",")) + ": " + e, e);
         }
     }
 }

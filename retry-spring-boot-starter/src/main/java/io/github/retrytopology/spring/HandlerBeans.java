@@ -4,6 +4,7 @@ import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.GeneratedTopology;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
+import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,9 +32,10 @@ final class HandlerBeans {
         Resource[] resources;
         try {
             resources = resolver.getResources(ResourcePatternResolver.CLASSPATH_ALL_URL_PREFIX
-                    + Names.TOPOLOGY_RESOURCES + "*.properties");
+                    + Names.TOPOLOGY_RESOURCE_PATTERN);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not list " + Names.TOPOLOGY_RESOURCES + " on the class path", e);
+            throw new UncheckedIOException("could not list " + Names.TOPOLOGY_RESOURCE_PATTERN + " on the class path",
+                    e);
         }
         Map<String, GeneratedTopology> byClass = new TreeMap<>();
         for (Resource resource : resources) {
@@ -67,9 +69,9 @@ final class HandlerBeans {
             if (settings.getConsumers() < 1) {
                 problems.add("retry.services." + name + ".consumers is at least 1, got " + settings.getConsumers());
             }
-            if (settings.getPrefetch() < 1 || settings.getPrefetch() > 65_535) {
-                problems.add("retry.services." + name + ".prefetch is between 1 and 65535, got "
-                        + settings.getPrefetch());
+            if (settings.getPrefetch() < 1 || settings.getPrefetch() > RetryingConsumer.MAX_PREFETCH) {
+                problems.add("retry.services." + name + ".prefetch is between 1 and " + RetryingConsumer.MAX_PREFETCH
+                        + ", got " + settings.getPrefetch());
             }
         });
         List<ServiceHandler> handlers = new ArrayList<>();

@@ -12,6 +12,7 @@ import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.spring.example.RetryTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -91,7 +92,12 @@ class RetryStarterIT {
         // Cautious after its start (see the runtime's Admission), the service may still run one consumer of two.
         assertThat(meters.get("retry.consumers.running").gauge().value())
                 .isEqualTo(consumers.consumer(RetryTopology.ORDERS).consumersRunning());
-        assertThat(spans.getFinishedSpanItems()).isNotEmpty();
+        // A span ends as its handler returns, a moment after the handler has recorded its message.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(spans.getFinishedSpanItems())
+                .filteredOn(span -> "orders".equals(span.getAttributes().get(AttributeKey.stringKey("retry.service"))))
+                .extracting(span -> span.getAttributes().get(AttributeKey.stringKey("retry.outcome")))
+                .as("one span per attempt: ok-1, fail-once-1 twice, ok-2").contains("success", "retry")
+                .hasSizeGreaterThanOrEqualTo(4));
     }
 
     @Test

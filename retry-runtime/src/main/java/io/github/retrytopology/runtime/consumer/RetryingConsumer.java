@@ -57,6 +57,9 @@ public final class RetryingConsumer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
 
+    /** The largest prefetch: AMQP's {@code basic.qos} counts it in 16 bits. */
+    public static final int MAX_PREFETCH = 65_535;
+
     /** How long {@link #close()} waits for deliveries in flight. */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -318,8 +321,8 @@ public final class RetryingConsumer implements AutoCloseable {
 
         /** How many unacknowledged deliveries each consumer may hold; 20 by default. */
         public Builder prefetch(int prefetch) {
-            if (prefetch < 1 || prefetch > 65_535) {
-                throw new IllegalArgumentException("prefetch is between 1 and 65535, got " + prefetch);
+            if (prefetch < 1 || prefetch > MAX_PREFETCH) {
+                throw new IllegalArgumentException("prefetch is between 1 and " + MAX_PREFETCH + ", got " + prefetch);
             }
             this.prefetch = prefetch;
             return this;
