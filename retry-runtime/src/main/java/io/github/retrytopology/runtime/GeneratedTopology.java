@@ -142,11 +142,6 @@ public final class GeneratedTopology {
         }
     }
 
-    @Override
-    public String toString() {
-        return topologyClass.getName();
-    }
-
     private static Class<?> type(String name, ClassLoader loader, String what) {
         try {
             return Class.forName(name, false, loader);
