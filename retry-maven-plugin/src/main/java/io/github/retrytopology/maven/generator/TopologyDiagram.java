@@ -1,5 +1,6 @@
 package io.github.retrytopology.maven.generator;
 
+import io.github.retrytopology.model.PolicyText;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;

@@ -61,6 +61,10 @@ public final class RetryHeaders {
     public static final String PARKED_AT = "retry-parked-at";
     /** How many times the message was replayed from the parking lot. */
     public static final String REPLAYS = "retry-replays";
+    /** Who replayed the message from the parking lot last, as the replay named them. */
+    public static final String REPLAYED_BY = "retry-replayed-by";
+    /** When the message was replayed from the parking lot last. */
+    public static final String REPLAYED_AT = "retry-replayed-at";
     /**
      * The publish sequence number of the send that carried the message, on its channel: a message the broker
      * returns is matched to its send by it.
@@ -100,7 +104,7 @@ public final class RetryHeaders {
     /** Every header this project writes, which it trusts only on messages that it sent itself. */
     private static final Set<String> OURS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, ORIGINAL_EXCHANGE,
             ORIGINAL_ROUTING_KEY, EXCEPTION, EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, REPLAYS,
-            PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID, DROPPED_HEADERS);
+            REPLAYED_BY, REPLAYED_AT, PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID, DROPPED_HEADERS);
     /** Headers that describe one failure and go when a message is replayed. */
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
@@ -264,6 +268,16 @@ public final class RetryHeaders {
     public int replays() {
         Object value = headers.get(REPLAYS);
         return value instanceof Number number ? number.intValue() : 0;
+    }
+
+    /** Who replayed the message last, if the replay named them. */
+    public Optional<String> replayedBy() {
+        return string(REPLAYED_BY);
+    }
+
+    /** When the message was replayed last. */
+    public Optional<Instant> replayedAt() {
+        return instant(REPLAYED_AT);
     }
 
     /** The failure lines, oldest first. */
@@ -473,9 +487,10 @@ public final class RetryHeaders {
     /**
      * Returns the headers of a parked message replayed to its service: the attempt count and every failure
      * header reset, the broker's dead-letter history dropped, the original exchange and routing key kept (taken
-     * from {@code x-death} for a message the broker parked itself), and the replay counted.
+     * from {@code x-death} for a message the broker parked itself), and the replay counted, with its time and
+     * who replayed it (else no one, and an older replay's name goes).
      */
-    public Map<String, Object> forReplay() {
+    public Map<String, Object> forReplay(Instant now, Optional<String> replayedBy) {
         Map<String, Object> next = new HashMap<>(headers);
         if (!next.containsKey(ORIGINAL_ROUTING_KEY)) {
             List<Death> deaths = deaths();
@@ -491,6 +506,9 @@ public final class RetryHeaders {
         BROKER_HEADERS.forEach(next::remove);
         DEATH_HEADERS.forEach(next::remove);
         next.put(REPLAYS, replays() + 1);
+        next.put(REPLAYED_AT, now.toString());
+        next.remove(REPLAYED_BY);
+        replayedBy.ifPresent(name -> next.put(REPLAYED_BY, truncate(name, MAX_HISTORY_LINE)));
         return next;
     }
 

@@ -6,7 +6,11 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +71,34 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
     /** The message's retry headers. */
     public RetryHeaders headers() {
         return RetryHeaders.of(properties.getHeaders());
+    }
+
+    /**
+     * Who the message is, to choose it by: its message id (the publisher's, else the one this project gave it at
+     * its first failure), else, for a message parked with neither, {@code sha256:} and a digest of its routing key
+     * and body. Twins share it.
+     */
+    public String id() {
+        return Optional.ofNullable(properties.getMessageId()).or(() -> headers().messageId()).orElseGet(() -> {
+            try {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                digest.update(routingKey().orElse("").getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+                return "sha256:" + HexFormat.of().formatHex(digest.digest(body), 0, 12);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
+            }
+        });
+    }
+
+    /** Who replayed it last, if a replay named someone. */
+    public Optional<String> replayedBy() {
+        return headers().replayedBy();
+    }
+
+    /** When it was replayed last, if it was. */
+    public Optional<Instant> replayedAt() {
+        return headers().replayedAt();
     }
 
     /**

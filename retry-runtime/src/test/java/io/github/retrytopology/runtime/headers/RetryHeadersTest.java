@@ -13,6 +13,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -147,11 +148,14 @@ class RetryHeadersTest {
                 .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
         parked.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
-        Map<String, Object> replayed = RetryHeaders.of(asBroker(parked)).forReplay();
+        Instant replayedAt = LATER.plusSeconds(60);
+        Map<String, Object> replayed = RetryHeaders.of(asBroker(parked)).forReplay(replayedAt, Optional.of("alice"));
 
         RetryHeaders read = RetryHeaders.of(replayed);
         assertThat(read.attempts()).isZero();
         assertThat(read.replays()).isEqualTo(1);
+        assertThat(read.replayedBy()).hasValue("alice");
+        assertThat(read.replayedAt()).hasValue(replayedAt);
         assertThat(read.originalRoutingKey()).hasValue("order.created");
         assertThat(read.exception()).isEmpty();
         assertThat(read.parkReason()).isEmpty();
@@ -161,12 +165,23 @@ class RetryHeadersTest {
     }
 
     @Test
+    void aReplayInNoOnesNameDropsTheNameOfAnEarlierOne() {
+        Map<String, Object> once = RetryHeaders.of(Map.of()).forReplay(FIRST, Optional.of("alice"));
+
+        RetryHeaders twice = RetryHeaders.of(RetryHeaders.of(once).forReplay(LATER, Optional.empty()));
+
+        assertThat(twice.replays()).isEqualTo(2);
+        assertThat(twice.replayedBy()).isEmpty();
+        assertThat(twice.replayedAt()).hasValue(LATER);
+    }
+
+    @Test
     void aReplayOfAMessageTheBrokerParkedTakesItsOriginFromXDeath() {
         Map<String, Object> parked = Map.of(RetryHeaders.X_DEATH,
                 List.of(death("orders", "delivery_limit", "shop.events", "order.created")),
                 RetryHeaders.X_DELIVERY_COUNT, 0);
 
-        RetryHeaders read = RetryHeaders.of(RetryHeaders.of(parked).forReplay());
+        RetryHeaders read = RetryHeaders.of(RetryHeaders.of(parked).forReplay(LATER, Optional.empty()));
 
         assertThat(read.originalRoutingKey()).hasValue("order.created");
         assertThat(read.originalExchange()).hasValue("shop.events");
@@ -250,7 +265,7 @@ class RetryHeadersTest {
     void aReplayedMessageKeepsItsOriginalRoutingKey() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 4,
-                new IllegalStateException("boom"), park, LATER, 100_000))).forReplay();
+                new IllegalStateException("boom"), park, LATER, 100_000))).forReplay(LATER, Optional.empty());
 
         RetryHeaders arrived = RetryHeaders.arrival(asBroker(replayed), "", TIERS);
 

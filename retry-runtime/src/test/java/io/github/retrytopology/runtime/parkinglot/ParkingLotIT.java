@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,6 +129,90 @@ class ParkingLotIT {
         assertThat(report.twinsDropped()).isEqualTo(1);
         assertParked(0);
         assertThat(bodies(orders.queue())).containsExactlyInAnyOrder("twin", "single");
+    }
+
+    @Test
+    void groupsByFailureWithNumbersAndIdsMaskedAndLeavesEveryMessageParked() throws Exception {
+        park("order.created", "a", new java.io.IOException("timeout after 500 ms calling 10.0.0.7"), NOW.minusSeconds(600));
+        park("order.created", "b", new java.io.IOException("timeout after 750 ms calling 10.0.0.9"), NOW.minusSeconds(60));
+        park("order.created", "c", new java.io.IOException("timeout after 20 ms calling 10.0.0.9"), NOW.minusSeconds(300));
+        park("order.42.paid", "d", new IllegalStateException("boom"), NOW.minusSeconds(30));
+
+        FailureGroups read = parkingLot.groups(100_000);
+
+        assertThat(read.parked()).isEqualTo(4);
+        assertThat(read.scanned()).isEqualTo(4);
+        assertThat(read.complete()).isTrue();
+        assertThat(read.groups()).hasSize(2);
+        FailureGroup timeouts = read.groups().get(0);
+        assertThat(timeouts.count()).isEqualTo(3);
+        assertThat(timeouts.failure()).isEqualTo(new Failure(Optional.of("java.io.IOException"),
+                Optional.of("timeout after # ms calling #"), Optional.of("attempts-exhausted")));
+        assertThat(timeouts.first()).hasValue(NOW.minusSeconds(600));
+        assertThat(timeouts.last()).hasValue(NOW.minusSeconds(60));
+        assertThat(read.groups().get(1).count()).isEqualTo(1);
+        assertParked(4);
+        assertThat(parkingLot.groups(100_000).groups()).as("the same groups when read again")
+                .isEqualTo(read.groups());
+    }
+
+    @Test
+    void groupsMoreMessagesThanOneConsumerMayHoldUnacknowledged() throws Exception {
+        int parked = 2 * ParkingLotReading.PER_CHANNEL + 500;
+        for (int i = 0; i < parked; i++) {
+            Exception failure = i % 3 == 0 ? new IllegalStateException("order " + i + " is locked")
+                    : new java.io.IOException("peer " + i + " reset");
+            publishParked("order.created", "m" + i, failure, NOW.minusSeconds(i));
+        }
+        channel.waitForConfirmsOrDie(30_000);
+
+        FailureGroups read = parkingLot.groups(100_000);
+
+        assertThat(read.scanned()).isEqualTo(parked);
+        assertThat(read.groups()).extracting(group -> group.failure().message().orElseThrow(), FailureGroup::count)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("peer # reset", (long) parked - parked / 3),
+                        org.assertj.core.groups.Tuple.tuple("order # is locked", (long) parked / 3));
+        assertParked(parked);
+        assertThat(parkingLot.groups(1_000).scanned()).as("a capped reading").isEqualTo(1_000);
+    }
+
+    @Test
+    void listsTheMessagesOfOneGroupOldestFirst() throws Exception {
+        park("order.created", "late", new java.io.IOException("disk 1 full"), NOW.minusSeconds(60));
+        park("order.created", "other", new IllegalStateException("boom"), NOW.minusSeconds(30));
+        park("order.created", "early", new java.io.IOException("disk 2 full"), NOW.minusSeconds(600));
+        String disks = parkingLot.groups(100).groups().stream()
+                .filter(group -> group.failure().exception().orElseThrow().endsWith("IOException"))
+                .findFirst().orElseThrow().key();
+
+        List<ParkedMessage> listed = parkingLot.list(ReplayFilter.all().failure(disks), 10, 100_000);
+
+        assertThat(listed).extracting(ParkedMessage::id).containsExactly("id-early", "id-late");
+        assertThat(parkingLot.list(ReplayFilter.all().ids(List.of("id-other")), 10, 100_000))
+                .extracting(message -> new String(message.body(), StandardCharsets.UTF_8)).containsExactly("other");
+        assertParked(3);
+    }
+
+    @Test
+    void replaysChosenMessagesInTheNameOfWhoAskedAndTellsItsProgress() throws Exception {
+        park("order.created", "one", new IllegalStateException("boom"), NOW);
+        park("order.created", "two", new IllegalStateException("boom"), NOW);
+        park("order.created", "three", new IllegalStateException("boom"), NOW);
+        List<Integer> progress = new CopyOnWriteArrayList<>();
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(List.of("id-one", "id-three")),
+                ReplayOptions.limit(10).rate(50).replayedBy("alice (retry console)")
+                        .progress((scanned, matched, replayed) -> progress.add(replayed)));
+
+        assertThat(report.replayed()).isEqualTo(2);
+        assertThat(progress).contains(1, 2).last().isEqualTo(2);
+        assertParked(1);
+        List<GetResponseHeaders> replayed = replayedHeaders(orders.queue());
+        assertThat(replayed).extracting(GetResponseHeaders::body).containsExactlyInAnyOrder("one", "three");
+        assertThat(replayed).allSatisfy(message -> {
+            assertThat(message.headers().replayedBy()).hasValue("alice (retry console)");
+            assertThat(message.headers().replayedAt()).hasValue(NOW);
+        });
     }
 
     @Test
@@ -247,6 +332,12 @@ class ParkingLotIT {
 
     /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */
     private void park(String routingKey, String body, Exception failure, Instant parkedAt) throws Exception {
+        publishParked(routingKey, body, failure, parkedAt);
+        channel.waitForConfirmsOrDie(5_000);
+    }
+
+    /** The same, without waiting for the broker's confirm. */
+    private void publishParked(String routingKey, String body, Exception failure, Instant parkedAt) throws IOException {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId("id-" + body)
                 .contentType("application/json").build();
@@ -254,7 +345,6 @@ class ParkingLotIT {
                 new Envelope(1, false, "test.events", routingKey), 4, failure, park, parkedAt, 100_000);
         AMQP.BasicProperties properties = RetryHeaders.republish(published, headers);
         channel.basicPublish("", orders.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
     }
 
     /**
@@ -263,6 +353,18 @@ class ParkingLotIT {
      */
     private void assertParked(long expected) {
         await().atMost(5, SECONDS).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
+    }
+
+    private record GetResponseHeaders(String body, RetryHeaders headers) {
+    }
+
+    private List<GetResponseHeaders> replayedHeaders(String queue) throws IOException {
+        List<GetResponseHeaders> messages = new java.util.ArrayList<>();
+        for (var response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
+            messages.add(new GetResponseHeaders(new String(response.getBody(), StandardCharsets.UTF_8),
+                    RetryHeaders.of(response.getProps().getHeaders())));
+        }
+        return messages;
     }
 
     private List<String> bodies(String queue) throws IOException {

@@ -1,18 +1,19 @@
-package io.github.retrytopology.maven.generator;
+package io.github.retrytopology.model;
 
-import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.Durations;
 import java.util.List;
 
-/** A service's retry policy in a sentence, for the generated documentation. */
-final class PolicyText {
+/**
+ * A service's retry policy in words, as the generated documentation, the topology's picture and the console show it.
+ */
+public final class PolicyText {
 
     private PolicyText() {
     }
 
-    static String describe(Service service) {
+    /** The policy in a sentence or two, such as {@code Up to 4 attempts, the retries waiting 1s, 10s and 1m; then the parking lot.} */
+    public static String describe(Service service) {
         int attempts = service.retryPolicy().maxAttempts();
         List<Tier> tiers = service.tiers();
         StringBuilder text = new StringBuilder();
@@ -36,7 +37,7 @@ final class PolicyText {
     }
 
     /** The delays of a service's retries, as the table of the picture lists them; {@code none} if it never retries. */
-    static String delays(Service service) {
+    public static String delays(Service service) {
         if (service.retryPolicy().brokerDelay().isPresent()) {
             return brokerDelays(service) + " (by the broker)";
         }
@@ -44,7 +45,7 @@ final class PolicyText {
     }
 
     /** How long the broker holds a retry back: {@code 1s × n, up to 3s}, or {@code 5s} if that never grows. */
-    static String brokerDelays(Service service) {
+    public static String brokerDelays(Service service) {
         BrokerDelay delay = service.retryPolicy().brokerDelay().orElseThrow();
         if (delay.min().equals(delay.max())) {
             return Durations.format(delay.min());
@@ -52,7 +53,8 @@ final class PolicyText {
         return Durations.format(delay.min()) + " × the retry's number, up to " + Durations.format(delay.max());
     }
 
-    static String delays(List<Tier> tiers) {
+    /** Delays in a list, such as {@code 1s, 10s and 1m}. */
+    public static String delays(List<Tier> tiers) {
         List<String> delays = tiers.stream().map(tier -> Durations.format(tier.delay())).toList();
         if (delays.size() == 1) {
             return delays.get(0);

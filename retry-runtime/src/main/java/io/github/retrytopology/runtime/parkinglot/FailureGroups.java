@@ -1,0 +1,26 @@
+package io.github.retrytopology.runtime.parkinglot;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A parking lot read by failure: its groups, largest first.
+ *
+ * @param parked how many messages the parking lot held when the reading began
+ * @param scanned how many of them were read: all of them unless the reading was capped, or messages left
+ *     the parking lot while it ran
+ * @param groups the groups of the messages read, largest first, then by the time their last message was parked
+ * @param took how long the reading took, from the first request to the broker until every message read was parked
+ *     again
+ */
+public record FailureGroups(long parked, long scanned, List<FailureGroup> groups, Duration took) {
+
+    public FailureGroups {
+        groups = List.copyOf(groups);
+    }
+
+    /** Whether every message parked when the reading began was read. */
+    public boolean complete() {
+        return scanned >= parked;
+    }
+}
