@@ -1,8 +1,6 @@
 package io.github.retrytopology.operations.cli;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Durations;
@@ -10,9 +8,14 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.operations.broker.BrokerAccess;
+import io.github.retrytopology.operations.broker.BrokerMessages;
+import io.github.retrytopology.runtime.parkinglot.Failure;
+import io.github.retrytopology.runtime.parkinglot.FailureGroup;
+import io.github.retrytopology.runtime.parkinglot.FailureGroups;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.parkinglot.ReplayOptions;
 import io.github.retrytopology.runtime.parkinglot.ReplayReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,10 +47,13 @@ import picocli.CommandLine;
  *
  * <pre>
  * java -jar retry-runtime-cli.jar --spec retry.yml list cdn-purge
+ * java -jar retry-runtime-cli.jar --spec retry.yml groups cdn-purge
  * java -jar retry-runtime-cli.jar --spec retry.yml replay cdn-purge --exception IOException --dry-run
+ * java -jar retry-runtime-cli.jar --spec retry.yml replay cdn-purge --group 3f9a0c1d2e4b5a69 --rate 20
  * java -jar retry-runtime-cli.jar --spec retry.yml purge cdn-purge --yes
  * java -jar retry-runtime-cli.jar --spec retry.yml plan [--json]
  * java -jar retry-runtime-cli.jar --spec retry.yml apply [--prune] [--migrate]
+ * java -jar retry-runtime-cli.jar --spec retry.yml console [--port 15680] [--read-only]
  * </pre>
  *
  * It parses its arguments and calls {@link ParkingLot} or {@link io.github.retrytopology.operations.plan.TopologyPlanner};
@@ -57,8 +63,8 @@ import picocli.CommandLine;
 @Command(name = "retry", mixinStandardHelpOptions = true, version = "retry-runtime 0.1.0",
         description = "Lists, replays and purges the parking lots of the services of a retry.yml; plans and applies "
                 + "its topology on a broker.",
-        subcommands = {RetryCommand.ListCommand.class, RetryCommand.ReplayCommand.class, RetryCommand.PurgeCommand.class,
-            PlanCommand.class, ApplyCommand.class},
+        subcommands = {RetryCommand.ListCommand.class, RetryCommand.GroupsCommand.class, RetryCommand.ReplayCommand.class,
+            RetryCommand.PurgeCommand.class, PlanCommand.class, ApplyCommand.class, ConsoleCommand.class},
         exitCodeOnExecutionException = RetryCommand.ERROR, exitCodeOnInvalidInput = RetryCommand.ERROR)
 public final class RetryCommand implements Callable<Integer> {
 
@@ -130,30 +136,7 @@ public final class RetryCommand implements Callable<Integer> {
         if (e instanceof NoSuchFileException missing) {
             return "no such file: " + missing.getFile();
         }
-        return e.getMessage() == null ? brokerSaid(e) : e.getMessage();
-    }
-
-    /**
-     * What the broker said when it closed the connection or channel behind an exception, such as
-     * {@code NOT_ALLOWED - vhost orders not found}; else the first message among its causes.
-     */
-    static String brokerSaid(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ShutdownSignalException shutdown) {
-                if (shutdown.getReason() instanceof AMQP.Connection.Close close) {
-                    return close.getReplyText();
-                }
-                if (shutdown.getReason() instanceof AMQP.Channel.Close close) {
-                    return close.getReplyText();
-                }
-            }
-        }
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause.getMessage() != null) {
-                return cause.getMessage();
-            }
-        }
-        return e.toString();
+        return e.getMessage() == null ? BrokerMessages.of(e) : e.getMessage();
     }
 
     /** The spec, in the virtual host of the first --uri's path if it names one; {@code ""} is none. */
@@ -211,7 +194,7 @@ public final class RetryCommand implements Callable<Integer> {
         try {
             return access().connect(vhost, "parking-lot");
         } catch (IOException e) {
-            throw new IOException("cannot connect to virtual host '" + vhost + "': " + brokerSaid(e), e);
+            throw new IOException("cannot connect to virtual host '" + vhost + "': " + BrokerMessages.of(e), e);
         }
     }
 
@@ -286,6 +269,39 @@ public final class RetryCommand implements Callable<Integer> {
         }
     }
 
+    @Command(name = "groups", description = "Shows the parked messages of a service grouped by failure (exception, "
+            + "message with numbers and ids masked, park reason), leaving them parked.")
+    static final class GroupsCommand implements Callable<Integer> {
+        @ParentCommand
+        RetryCommand parent;
+
+        @Parameters(paramLabel = "SERVICE", description = "The service, as retry.yml names it.")
+        String service;
+
+        @Option(names = "--max-scan", defaultValue = "200000", paramLabel = "N",
+                description = "Read at most this many parked messages (default: ${DEFAULT-VALUE}).")
+        long maxScan;
+
+        @Override
+        public Integer call() throws Exception {
+            return parent.withParkingLot(service, parkingLot -> {
+                FailureGroups read = parkingLot.groups(maxScan);
+                PrintWriter out = parent.out();
+                out.printf("%s: %d parked in %d groups%s%n", parkingLot.queue(), read.parked(), read.groups().size(),
+                        read.complete() ? "" : " (grouped the first " + read.scanned() + ")");
+                for (FailureGroup group : read.groups()) {
+                    Failure failure = group.failure();
+                    out.printf("%s  %6d  %s: %s  [%s]%n", group.key(), group.count(),
+                            failure.exception().orElse("(no exception)"), failure.message().orElse(""),
+                            failure.reason().orElse("unknown"));
+                    out.printf("                    parked %s to %s%n", group.first().map(Object::toString).orElse("?"),
+                            group.last().map(Object::toString).orElse("?"));
+                }
+                return 0;
+            });
+        }
+    }
+
     @Command(name = "replay", description = "Sends parked messages back to their service's own queue, "
             + "their attempts reset.")
     static final class ReplayCommand implements Callable<Integer> {
@@ -308,8 +324,25 @@ public final class RetryCommand implements Callable<Integer> {
         @Option(names = "--newer-than", description = "Only messages parked less than this long ago, such as 2h.")
         Duration newerThan;
 
+        @Option(names = "--group", paramLabel = "KEY", description = "Only messages of this failure group, by the key "
+                + "the groups command shows.")
+        String group;
+
+        @Option(names = "--id", paramLabel = "ID", split = ",", description = "Only these messages, by message id; "
+                + "repeatable, or comma-separated.")
+        List<String> ids;
+
         @Option(names = "--limit", defaultValue = "100", description = "Replay at most this many (default: ${DEFAULT-VALUE}).")
         int limit;
+
+        @Option(names = "--rate", paramLabel = "PER_SECOND", description = "Replay at most this many messages a second "
+                + "(default: as fast as the broker confirms them).")
+        Double rate;
+
+        @Option(names = "--as", paramLabel = "NAME", defaultValue = "${sys:user.name}",
+                description = "Who replays, written into each replayed message with the time (default: the user, "
+                        + "${DEFAULT-VALUE}).")
+        String operator;
 
         @Option(names = "--dry-run", description = "Show what would be replayed, and replay nothing.")
         boolean dryRun;
@@ -329,9 +362,20 @@ public final class RetryCommand implements Callable<Integer> {
             if (newerThan != null) {
                 filter = filter.newerThan(newerThan);
             }
+            if (group != null) {
+                filter = filter.failure(group);
+            }
+            if (ids != null) {
+                filter = filter.ids(ids);
+            }
+            ReplayOptions options = ReplayOptions.limit(limit).dryRun(dryRun).replayedBy(operator + " (retry replay)");
+            if (rate != null) {
+                options = options.rate(rate);
+            }
             ReplayFilter chosen = filter;
+            ReplayOptions how = options;
             return parent.withParkingLot(service, parkingLot -> {
-                ReplayReport report = parkingLot.replay(chosen, limit, dryRun);
+                ReplayReport report = parkingLot.replay(chosen, how);
                 if (report.dryRun()) {
                     parent.out().printf("dry run: would replay %d of %d parked messages looked at%n",
                             report.matched(), report.scanned());

@@ -17,6 +17,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -222,14 +223,9 @@ class RetryCommandIT {
     /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */
     private static void park(Service service, String routingKey, String body, Exception failure, Instant parkedAt)
             throws Exception {
-        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(new AMQP.BasicProperties(), new Envelope(1, false, "test.events", routingKey),
-                4, failure, park, parkedAt, 100_000);
-        AMQP.BasicProperties properties = RetryHeaders.republish(new AMQP.BasicProperties.Builder()
-                .messageId("id-" + body).contentType("application/json").build(), headers);
         try (Channel channel = broker.connect("park").createChannel()) {
             channel.confirmSelect();
-            channel.basicPublish("", service.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
+            Parked.publish(channel, service, routingKey, body, failure, parkedAt);
             channel.waitForConfirmsOrDie(5_000);
         }
     }

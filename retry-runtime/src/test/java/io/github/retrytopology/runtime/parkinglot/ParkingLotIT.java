@@ -19,6 +19,7 @@ import io.github.retrytopology.runtime.RetryRuntimeException;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -338,13 +339,7 @@ class ParkingLotIT {
 
     /** The same, without waiting for the broker's confirm. */
     private void publishParked(String routingKey, String body, Exception failure, Instant parkedAt) throws IOException {
-        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId("id-" + body)
-                .contentType("application/json").build();
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(published,
-                new Envelope(1, false, "test.events", routingKey), 4, failure, park, parkedAt, 100_000);
-        AMQP.BasicProperties properties = RetryHeaders.republish(published, headers);
-        channel.basicPublish("", orders.parkingLot(), true, properties, body.getBytes(StandardCharsets.UTF_8));
+        Parked.publish(channel, orders, routingKey, body, failure, parkedAt);
     }
 
     /**

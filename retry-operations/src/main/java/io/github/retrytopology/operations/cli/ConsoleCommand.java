@@ -1,0 +1,78 @@
+package io.github.retrytopology.operations.cli;
+
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.operations.console.Console;
+import io.github.retrytopology.operations.console.ConsoleSettings;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code console}: serves the on-call console until stopped (Ctrl-C). */
+@Command(name = "console", description = "Serves the on-call console in a browser: the services with their live "
+        + "depths, the plan's drift and the topology; each parking lot by failure; replay and purge. Runs until "
+        + "stopped (Ctrl-C).")
+final class ConsoleCommand implements Callable<Integer> {
+
+    @ParentCommand
+    RetryCommand parent;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "The address to listen on (default: ${DEFAULT-VALUE}); any other than a loopback address "
+                    + "needs --allow-remote.")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "15680", description = "The port to listen on, 0 for any free one "
+            + "(default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--allow-remote", description = "Listen on an address other machines reach. The console has no "
+            + "login of its own: put it behind a proxy that authenticates.")
+    boolean allowRemote;
+
+    @Option(names = "--read-only", description = "Show, and refuse every replay and purge.")
+    boolean readOnly;
+
+    @Option(names = "--as", paramLabel = "NAME", defaultValue = "${sys:user.name}",
+            description = "Who replays, written into each replayed message with the time (default: the user, "
+                    + "${DEFAULT-VALUE}).")
+    String operator;
+
+    @Option(names = "--max-scan", defaultValue = "200000", paramLabel = "N",
+            description = "The most parked messages one reading of a parking lot takes (default: ${DEFAULT-VALUE}).")
+    long maxScan;
+
+    /** Counted down to stop serving, by tests; a person stops the command with Ctrl-C. */
+    final CountDownLatch stop = new CountDownLatch(1);
+
+    @Override
+    public Integer call() throws Exception {
+        ConsoleSettings settings = new ConsoleSettings(address(), port, allowRemote, readOnly, operator, maxScan);
+        RetrySpec spec = parent.loadSpec();
+        try (Console console = Console.start(spec, parent.spec.getFileName().toString(), parent.access(), settings)) {
+            parent.out().printf("retry console of %s (virtual host '%s') at %s%s%n", parent.spec.getFileName(),
+                    spec.vhost(), console.uri(), readOnly ? " (read-only)" : "");
+            parent.out().flush();
+            Thread closing = new Thread(stop::countDown, "retry-console-stop");
+            Runtime.getRuntime().addShutdownHook(closing);
+            stop.await();
+            try {
+                Runtime.getRuntime().removeShutdownHook(closing);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs now
+            }
+        }
+        return RetryCommand.OK;
+    }
+
+    private InetAddress address() {
+        try {
+            return InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind: no such address: " + bind, e);
+        }
+    }
+}
