@@ -252,16 +252,13 @@ final class ConsoleApi implements HttpHandler {
     }
 
     private GroupMessages groupMessages(Service service, String key, int limit) throws Exception {
-        return jobs.reading(service.name(), () -> {
-            ParkingLot parkingLot = parkingLot(service);
-            FailureGroup group = parkingLot.groups(settings.maxScan()).groups().stream()
-                    .filter(candidate -> candidate.key().equals(key)).findFirst()
-                    .orElseThrow(() -> ConsoleException.notFound("no group " + key + " in " + service.parkingLot()
-                            + " now: its messages were replayed or purged, or none is parked"));
-            List<ParkedMessage> listed = parkingLot.list(ReplayFilter.all().failure(key), limit + 1, settings.maxScan());
-            List<MessageView.Summary> shown = listed.stream().limit(limit).map(MessageView::summary).toList();
-            return new GroupMessages(GroupView.of(group), shown, listed.size() > limit);
-        });
+        FailureGroups read = jobs.reading(service.name(),
+                () -> parkingLot(service).groups(settings.maxScan(), ReplayFilter.all().failure(key), limit + 1));
+        FailureGroup group = read.groups().stream().filter(candidate -> candidate.key().equals(key)).findFirst()
+                .orElseThrow(() -> ConsoleException.notFound("no group " + key + " in " + service.parkingLot()
+                        + " now: its messages were replayed or purged, or none is parked"));
+        List<MessageView.Summary> shown = read.messages().stream().limit(limit).map(MessageView::summary).toList();
+        return new GroupMessages(GroupView.of(group), shown, read.messages().size() > limit);
     }
 
     private MessageView.Detail message(Service service, String id) throws Exception {

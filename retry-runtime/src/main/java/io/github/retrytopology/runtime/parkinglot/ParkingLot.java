@@ -118,20 +118,31 @@ public final class ParkingLot {
 
     /**
      * Reads the parking lot by failure, leaving every message parked: how many it holds of each
-     * {@linkplain Failure failure}, and when the first and last of them were parked. It holds no body: a parking lot
-     * of 100,000 messages is read in about a second and a half, and costs the memory of its groups.
+     * {@linkplain Failure failure}, and when the first and last of them were parked. It holds no body: a reading costs
+     * the memory of its groups. See {@link ParkingLotReading} for how it reads.
      *
      * <p>It reads at most {@code max} messages, and those parked when it begins; see {@link FailureGroups#complete()}.
      * Messages being replayed or read by someone else at the same time are not counted.
      */
     public FailureGroups groups(long max) throws IOException {
+        return groups(max, ReplayFilter.all(), 0);
+    }
+
+    /**
+     * The same, keeping in the same reading the first {@code limit} messages the filter takes, bodies and all: a group
+     * and its messages in one reading.
+     */
+    public FailureGroups groups(long max, ReplayFilter filter, int limit) throws IOException {
         long began = ticker.getAsLong();
+        Instant now = clock.instant();
         Map<Failure, Tally> tallies = new ConcurrentHashMap<>();
+        Chosen chosen = new Chosen(limit);
         long parked = count();
         long scanned = ParkingLotReading.read(connection, queue(), max, ticker, message -> {
-            Failure failure = Failure.of(message);
-            Optional<Instant> at = message.parkedAt();
-            tallies.computeIfAbsent(failure, key -> new Tally()).add(at);
+            tallies.computeIfAbsent(Failure.of(message), key -> new Tally()).add(message.parkedAt());
+            if (limit > 0 && filter.matches(message, now)) {
+                chosen.offer(message);
+            }
             return true;
         });
         awaitReturned(scanned);
@@ -140,7 +151,8 @@ public final class ParkingLot {
         groups.sort(Comparator.comparingLong(FailureGroup::count).reversed()
                 .thenComparing(group -> group.last().orElse(Instant.MIN), Comparator.reverseOrder())
                 .thenComparing(FailureGroup::key));
-        return new FailureGroups(parked, scanned, groups, Duration.ofNanos(ticker.getAsLong() - began));
+        return new FailureGroups(parked, scanned, groups, chosen.oldestFirst(),
+                Duration.ofNanos(ticker.getAsLong() - began));
     }
 
     /**
@@ -150,27 +162,37 @@ public final class ParkingLot {
      */
     public List<ParkedMessage> list(ReplayFilter filter, int limit, long max) throws IOException {
         Instant now = clock.instant();
-        Map<Object, ParkedMessage> found = new LinkedHashMap<>();
-        long read = ParkingLotReading.read(connection, queue(), max, ticker, message -> {
-            if (!filter.matches(message, now)) {
-                return true;
-            }
-            synchronized (found) {
-                Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
-                ParkedMessage twin = found.get(key);
-                if (twin != null || found.size() < limit) {
-                    found.put(key, twin == null ? message : twin.withCopies(twin.copies() + 1));
-                }
-                return found.size() < limit;
-            }
-        });
+        Chosen chosen = new Chosen(limit);
+        long read = ParkingLotReading.read(connection, queue(), max, ticker,
+                message -> !filter.matches(message, now) || chosen.offer(message));
         awaitReturned(read);
-        List<ParkedMessage> messages;
-        synchronized (found) {
-            messages = new ArrayList<>(found.values());
+        return chosen.oldestFirst();
+    }
+
+    /** The first messages a reading chose, up to a limit, twins of one message as one with its copies counted. */
+    private static final class Chosen {
+        private final int limit;
+        private final Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
+
+        Chosen(int limit) {
+            this.limit = limit;
         }
-        messages.sort(Comparator.comparing(message -> message.parkedAt().orElse(Instant.MAX)));
-        return List.copyOf(messages);
+
+        /** Takes a message if there is room, or counts it as a twin; returns whether there is room for more. */
+        synchronized boolean offer(ParkedMessage message) {
+            Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
+            ParkedMessage twin = messages.get(key);
+            if (twin != null || messages.size() < limit) {
+                messages.put(key, twin == null ? message : twin.withCopies(twin.copies() + 1));
+            }
+            return messages.size() < limit;
+        }
+
+        synchronized List<ParkedMessage> oldestFirst() {
+            List<ParkedMessage> chosen = new ArrayList<>(messages.values());
+            chosen.sort(Comparator.comparing(message -> message.parkedAt().orElse(Instant.MAX)));
+            return List.copyOf(chosen);
+        }
     }
 
     /** A failure's parked messages so far: how many, and the earliest and latest park times. */

@@ -20,6 +20,10 @@ class FailureTest {
                 Arguments.of("a hexadecimal id", "object 5f9c2a7be13d not found", "object # not found"),
                 Arguments.of("a token", "session tok_9fQ2xLr8ZkP3mN7vB1cY expired", "session # expired"),
                 Arguments.of("digits inside a word", "node7 refused order-12345", "node# refused order-#"),
+                Arguments.of("a hexadecimal id after a dash", "order-5f9c2a7be13d gone", "order-# gone"),
+                Arguments.of("thousands", "1,500 items over 2.5 MB", "# items over # MB"),
+                Arguments.of("letters beyond ASCII", "Zähler 5 überschritten", "Zähler # überschritten"),
+                Arguments.of("a sentence's full stop stays", "failed 3 times.", "failed # times."),
                 Arguments.of("words stay", "connection reset by peer", "connection reset by peer"),
                 Arguments.of("a hexadecimal-looking word without digits stays", "deadbeefcafe", "deadbeefcafe"));
     }

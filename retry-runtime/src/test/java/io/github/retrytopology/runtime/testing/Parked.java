@@ -24,12 +24,17 @@ public final class Parked {
      */
     public static void publish(Channel channel, Service service, String routingKey, String body, Exception failure,
             Instant parkedAt) throws IOException {
+        publish(channel, service, routingKey, "id-" + body, body.getBytes(StandardCharsets.UTF_8), failure, parkedAt);
+    }
+
+    /** The same, with a message id and a body of the caller's. */
+    public static void publish(Channel channel, Service service, String routingKey, String messageId, byte[] body,
+            Exception failure, Instant parkedAt) throws IOException {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId("id-" + body)
+        AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId(messageId)
                 .contentType("application/json").build();
         Map<String, Object> headers = RetryHeaders.of(null).afterFailure(published,
                 new Envelope(1, false, "test.events", routingKey), 4, failure, park, parkedAt, 100_000);
-        channel.basicPublish("", service.parkingLot(), true, RetryHeaders.republish(published, headers),
-                body.getBytes(StandardCharsets.UTF_8));
+        channel.basicPublish("", service.parkingLot(), true, RetryHeaders.republish(published, headers), body);
     }
 }
