@@ -8,11 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.decision.Decision;
-import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
@@ -114,6 +111,40 @@ class RetryCommandIT {
         assertThat(unknown.err()).contains("no service 'nobody'; the services are orders, audit");
         try (Channel channel = broker.connect("count").createChannel()) {
             assertThat(channel.messageCount(orders.queue())).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void groupsTheParkingLotAndReplaysOneGroupAtARateInTheNameGiven() throws Exception {
+        RetrySpec spec = Specs.load(SPEC);
+        Service orders = spec.service("orders");
+        broker.declare(spec);
+        ParkingLot parkingLot = ParkingLot.of(broker.connect("cli-it"), orders);
+        for (int i = 0; i < 3; i++) {
+            park(orders, "order.created", "timeout-" + i, new java.io.IOException("timeout after " + (500 + i) + " ms"),
+                    NOW.minusSeconds(90 - i));
+        }
+        park(orders, "order.created", "locked", new IllegalStateException("order 7 is locked"), NOW.minusSeconds(30));
+        assertParked(parkingLot, 4);
+
+        Result groups = run("--uri", uri, "--spec", SPEC.toString(), "groups", "orders");
+        String key = groups.out().lines().filter(line -> line.contains("timeout after # ms")).findFirst().orElseThrow()
+                .substring(0, 16);
+        Result replay = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--group", key, "--rate", "50",
+                "--as", "alice");
+        Result badRate = run("--uri", uri, "--spec", SPEC.toString(), "replay", "orders", "--rate", "0");
+
+        assertThat(groups.exitCode()).isZero();
+        assertThat(groups.out()).contains("orders.parking-lot: 4 parked in 2 groups",
+                "3  java.io.IOException: timeout after # ms  [attempts-exhausted]",
+                "1  java.lang.IllegalStateException: order # is locked  [attempts-exhausted]");
+        assertThat(replay.out()).contains("replayed 3 of 4 parked messages looked at to orders");
+        assertThat(badRate.exitCode()).isEqualTo(1);
+        assertThat(badRate.err()).contains("a replay's rate is more than 0");
+        assertParked(parkingLot, 1);
+        try (Channel channel = broker.connect("count").createChannel()) {
+            var replayed = channel.basicGet(orders.queue(), true);
+            assertThat(RetryHeaders.of(replayed.getProps().getHeaders()).replayedBy()).hasValue("alice (retry replay)");
         }
     }
 

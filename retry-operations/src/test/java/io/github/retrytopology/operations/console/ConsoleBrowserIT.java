@@ -104,6 +104,11 @@ class ConsoleBrowserIT {
                 new ConsoleSettings(InetAddress.getLoopbackAddress(), 0, false, false, "on-call", 100_000));
         browser = chromium(profile);
         Files.createDirectories(SCREENSHOTS);
+        try (var old = Files.newDirectoryStream(SCREENSHOTS, "*.png")) {
+            for (Path shot : old) {
+                Files.delete(shot);
+            }
+        }
     }
 
     /** 12 messages that timed out calling one host or another, and 3 of another failure. */
@@ -168,23 +173,39 @@ class ConsoleBrowserIT {
         String key = timeouts.getAttribute("data-key");
         screenshot("2-parking-lot-by-failure");
 
-        timeouts.findElement(By.cssSelector("[data-testid=replay-group]")).click();
+        timeouts.findElement(By.cssSelector("[data-testid=group-link]")).click();
+        wait.until(driver -> driver.findElements(By.cssSelector("[data-testid=message-row]")).size() == 12);
+        screenshot("3-group");
+        browser.findElement(By.cssSelector("[data-testid=message-row][data-id=id-timeout-3] [data-testid=message-link]"))
+                .click();
+        WebElement body = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("message-body")));
+        assertThat(body.getText()).isEqualTo("timeout-3");
+        assertThat(browser.findElement(By.cssSelector("[data-testid=failures]")).getText())
+                .contains("timeout after 503 ms calling 10.0.0.3");
+        assertThat(browser.findElement(By.cssSelector("[data-testid=headers]")).getText()).contains("retry-attempts");
+        screenshot("4-message");
+        browser.navigate().back();
+
+        WebElement replayGroup = wait.until(ExpectedConditions.elementToBeClickable(By.id("replay-group")));
+        replayGroup.click();
         WebElement rate = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("replay-rate")));
         rate.clear();
         rate.sendKeys("20");
-        screenshot("3-replay-at-20-a-second");
+        screenshot("5-replay-at-20-a-second");
         WebElement start = browser.findElement(By.id("replay-start"));
         // A double click: the page sends one request, and the console would take a second one for the first.
         new org.openqa.selenium.interactions.Actions(browser).doubleClick(start).perform();
 
         wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 12"));
-        screenshot("4-replayed");
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=group-empty]")));
+        screenshot("6-replayed-and-the-group-empty");
         await().atMost(10, SECONDS).until(() -> handled.size() >= 12);
-        wait.until(driver -> driver.findElements(By.cssSelector("[data-testid=group-row][data-key='" + key + "']"))
-                .isEmpty());
+        browser.findElement(By.cssSelector("[data-testid=crumbs] a[href='#/services/orders']")).click();
+        wait.until(driver -> groupRow("order # is locked") != null);
+        assertThat(browser.findElements(By.cssSelector("[data-testid=group-row][data-key='" + key + "']"))).isEmpty();
         assertThat(groupRow("order # is locked").findElement(By.cssSelector("[data-testid=group-count]")).getText())
                 .isEqualTo("3");
-        screenshot("5-group-gone");
+        screenshot("7-parking-lot-after");
 
         JsonNode jobs = JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(console.uri()
                 .resolve("/api/jobs")).build(), HttpResponse.BodyHandlers.ofString()).body()).path("jobs");
