@@ -25,8 +25,10 @@ import java.util.Locale;
  * How fast the console reads a parking lot by failure: {@link ParkingLot#groups} over a parking lot of
  * {@code --messages} parked messages (100,000 by default, of 512 bytes, in 20 failures whose messages hold numbers
  * and ids), against the same parking lot read with {@code basic.get}, one message a round trip, as
- * {@link ParkingLot#list(int)} reads it, over its first {@code --baseline} messages, in the same run. After each
- * reading it checks that every message is still parked and every one was counted.
+ * {@link ParkingLot#list(int)} reads it, over its first {@code --baseline} messages, in the same run. A reading
+ * of {@code --warmup} rounds first is not reported: a console has been running, its code compiled, when the person on
+ * call opens a parking lot. After each reading it checks that every message is still parked and every one was
+ * counted.
  *
  * <pre>
  * ./mvnw -pl retry-runtime -am verify -Pbenchmark -Dbenchmark.main=io.github.retrytopology.runtime.benchmark.ParkingLotBenchmark \
@@ -44,6 +46,7 @@ public final class ParkingLotBenchmark {
     public static void main(String[] args) throws Exception {
         int messages = intOption(args, "--messages", 100_000);
         int rounds = intOption(args, "--rounds", 5);
+        int warmup = intOption(args, "--warmup", 1);
         int baseline = intOption(args, "--baseline", 10_000);
         int size = intOption(args, "--size", 512);
         Broker broker = Broker.shared();
@@ -62,8 +65,12 @@ public final class ParkingLotBenchmark {
             fill(connection, service, messages, size);
             ParkingLot parkingLot = ParkingLot.of(connection, service);
             System.out.printf(Locale.ROOT, "Parking-lot benchmark against %s (RabbitMQ %s): %,d parked messages of %d "
-                    + "bytes in %d failures, %d rounds%n%n", broker.origin(), broker.version(), messages, size, FAILURES,
-                    rounds);
+                    + "bytes in %d failures, %d rounds after %d of warm-up%n%n", broker.origin(), broker.version(),
+                    messages, size, FAILURES, rounds, warmup);
+            for (int round = 0; round < warmup; round++) {
+                parkingLot.groups(Long.MAX_VALUE);
+                awaitParked(parkingLot, messages);
+            }
             BrokerCpu brokerCpu = BrokerCpu.of(management);
             System.out.println("| round | by group: ms | messages/s | groups | JVM CPU ms | broker CPU ms | basic.get over "
                     + baseline + ": ms | messages/s | by group over basic.get |");
