@@ -95,8 +95,11 @@ final class Jobs implements AutoCloseable {
         try {
             work.run(job);
             job.finish(clock.instant(), null);
-        } catch (Exception | Error e) {
+        } catch (Exception e) {
             job.finish(clock.instant(), BrokerMessages.of(e));
+        } catch (Error e) {
+            job.finish(clock.instant(), "the console failed: " + e);
+            throw e;
         } finally {
             lock.unlock();
             synchronized (this) {

@@ -149,6 +149,34 @@ class RetryCommandIT {
     }
 
     @Test
+    void servesTheConsoleUntilStoppedAndRefusesToListenOnAnAddressOthersReach() throws Exception {
+        CommandLine command = RetryCommand.commandLine();
+        StringWriter out = new StringWriter();
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(new StringWriter(), true));
+        ConsoleCommand console = (ConsoleCommand) command.getSubcommands().get("console").getCommand();
+        var serving = java.util.concurrent.Executors.newSingleThreadExecutor().submit(() -> command.execute("--uri", uri,
+                "--management-uri", management, "--spec", SPEC.toString(), "console", "--port", "0", "--read-only",
+                "--as", "alice"));
+        await().atMost(10, SECONDS).until(() -> out.toString().contains(" at http://"));
+        URI page = URI.create(out.toString().substring(out.toString().indexOf("http://")).split("\\s")[0]);
+
+        var session = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                page.resolve("/api/session")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        console.stop.countDown();
+
+        assertThat(out.toString()).startsWith("retry console of fast-retries.yml (virtual host '" + broker.name() + "') at "
+                + "http://127.0.0.1:").endsWith(" (read-only)\n").doesNotContain("guest");
+        JsonNode read = JSON.readTree(session.body());
+        assertThat(read.path("readOnly").asBoolean()).isTrue();
+        assertThat(read.path("operator").asText()).isEqualTo("alice");
+        assertThat(serving.get(10, SECONDS)).isZero();
+        Result remote = run("--uri", uri, "--spec", SPEC.toString(), "console", "--bind", "0.0.0.0", "--port", "0");
+        assertThat(remote.exitCode()).isEqualTo(1);
+        assertThat(remote.err()).contains("would listen on 0.0.0.0, which other machines may reach", "--allow-remote");
+    }
+
+    @Test
     void planAndApplyExitWithWhatAPipelineGatesOn() throws Exception {
         Result drift = run("--uri", uri, "--management-uri", management, "--spec", SPEC.toString(), "plan");
         Result applied = run("--uri", uri, "--management-uri", management, "--spec", SPEC.toString(), "apply");
