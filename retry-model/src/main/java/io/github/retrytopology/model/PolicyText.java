@@ -2,7 +2,9 @@ package io.github.retrytopology.model;
 
 import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.Durations;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A service's retry policy in words, as the generated documentation, the topology's picture and the console show it.
@@ -60,5 +62,35 @@ public final class PolicyText {
             return delays.get(0);
         }
         return String.join(", ", delays.subList(0, delays.size() - 1)) + " and " + delays.get(delays.size() - 1);
+    }
+
+    /** What sends a message to a tier, as a picture's arrow says it: {@code attempt 1 failed}, or a range for the last. */
+    public static String tierCause(Service service, Tier tier) {
+        int attempts = service.retryPolicy().maxAttempts();
+        boolean repeats = tier.number() == service.tiers().size() && tier.number() < attempts - 1;
+        return repeats ? "attempts " + tier.number() + " to " + (attempts - 1) + " failed"
+                : "attempt " + tier.number() + " failed";
+    }
+
+    /** What parks a message, one line each: {@code attempt 4 failed}, {@code or non-retryable}, and so on. */
+    public static List<String> parkCauses(Service service) {
+        int attempts = service.retryPolicy().maxAttempts();
+        List<String> causes = new ArrayList<>(List.of("attempt " + attempts + " failed"));
+        if (!service.retryPolicy().nonRetryable().isEmpty()) {
+            causes.add("or non-retryable");
+        }
+        if (service.retryPolicy().brokerDelay().isPresent()) {
+            // The broker counts a crash as a failed attempt, as it counts a retry.
+            causes.add("or crashed its consumer");
+        } else if (service.queueType() == QueueType.QUORUM) {
+            causes.add("or crashed its consumer " + attempts + (attempts == 1 ? " time" : " times"));
+        }
+        return List.copyOf(causes);
+    }
+
+    /** What the broker holds back, when it delays the service's retries: {@code attempts 1 to 3 failed or crashed}. */
+    public static Optional<String> brokerRetryCause(Service service) {
+        return service.retryPolicy().brokerDelay()
+                .map(delay -> "attempts 1 to " + (service.retryPolicy().maxAttempts() - 1) + " failed or crashed");
     }
 }

@@ -1,7 +1,6 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.PolicyText;
-import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
@@ -71,26 +70,13 @@ public final class TopologyDiagram {
         List<Tier> tiers = service.tiers();
         List<TierNode> tierNodes = new ArrayList<>();
         for (Tier tier : tiers) {
-            boolean last = tier.number() == tiers.size() && tier.number() < attempts - 1;
-            String failed = last ? "attempts " + tier.number() + " to " + (attempts - 1) + " failed"
-                    : "attempt " + tier.number() + " failed";
             tierNodes.add(new TierNode(id + "_t" + tier.number(),
-                    label(tier.queue()) + "<br/>TTL " + Durations.format(tier.delay()), failed,
+                    label(tier.queue()) + "<br/>TTL " + Durations.format(tier.delay()), PolicyText.tierCause(service, tier),
                     "after " + Durations.format(tier.delay())));
         }
-        List<String> park = new ArrayList<>(List.of("attempt " + attempts + " failed"));
-        if (!service.retryPolicy().nonRetryable().isEmpty()) {
-            park.add("or non-retryable");
-        }
-        if (service.retryPolicy().brokerDelay().isPresent()) {
-            // The broker counts a crash as a failed attempt, as it counts a retry.
-            park.add("or crashed its consumer");
-        } else if (service.queueType() == QueueType.QUORUM) {
-            park.add("or crashed its consumer " + attempts + (attempts == 1 ? " time" : " times"));
-        }
-        String brokerDelay = service.retryPolicy().brokerDelay().isEmpty() ? ""
-                : "attempts 1 to " + (attempts - 1) + " failed or crashed: the broker holds it back "
-                        + PolicyText.brokerDelays(service);
+        List<String> park = PolicyText.parkCauses(service);
+        String brokerDelay = PolicyText.brokerRetryCause(service)
+                .map(cause -> cause + ": the broker holds it back " + PolicyText.brokerDelays(service)).orElse("");
         String keys = service.routes().stream().map(route -> label(route.key().value())).collect(Collectors.joining("<br/>"));
         List<String> row = List.of(
                 markdownCode(service.name()),

@@ -8,6 +8,7 @@ import java.net.UnknownHostException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -36,10 +37,8 @@ final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--read-only", description = "Show, and refuse every replay and purge.")
     boolean readOnly;
 
-    @Option(names = "--as", paramLabel = "NAME", defaultValue = "${sys:user.name}",
-            description = "Who replays, written into each replayed message with the time (default: the user, "
-                    + "${DEFAULT-VALUE}).")
-    String operator;
+    @Mixin
+    OperatorOption operator;
 
     @Option(names = "--max-scan", defaultValue = "200000", paramLabel = "N",
             description = "The most parked messages one reading of a parking lot takes (default: ${DEFAULT-VALUE}).")
@@ -50,7 +49,7 @@ final class ConsoleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ConsoleSettings settings = new ConsoleSettings(address(), port, allowRemote, readOnly, operator, maxScan);
+        ConsoleSettings settings = new ConsoleSettings(address(), port, allowRemote, readOnly, operator.name, maxScan);
         RetrySpec spec = parent.loadSpec();
         try (Console console = Console.start(spec, parent.spec.getFileName().toString(), parent.access(), settings)) {
             parent.out().printf("retry console of %s (virtual host '%s') at %s%s%n", parent.spec.getFileName(),

@@ -36,6 +36,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -339,10 +340,8 @@ public final class RetryCommand implements Callable<Integer> {
                 + "(default: as fast as the broker confirms them).")
         Double rate;
 
-        @Option(names = "--as", paramLabel = "NAME", defaultValue = "${sys:user.name}",
-                description = "Who replays, written into each replayed message with the time (default: the user, "
-                        + "${DEFAULT-VALUE}).")
-        String operator;
+        @Mixin
+        OperatorOption operator;
 
         @Option(names = "--dry-run", description = "Show what would be replayed, and replay nothing.")
         boolean dryRun;
@@ -368,7 +367,7 @@ public final class RetryCommand implements Callable<Integer> {
             if (ids != null) {
                 filter = filter.ids(ids);
             }
-            ReplayOptions options = ReplayOptions.limit(limit).dryRun(dryRun).replayedBy(operator + " (retry replay)");
+            ReplayOptions options = ReplayOptions.limit(limit).dryRun(dryRun).replayedBy(operator.name + " (retry replay)");
             if (rate != null) {
                 options = options.rate(rate);
             }

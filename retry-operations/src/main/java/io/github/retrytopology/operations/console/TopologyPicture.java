@@ -1,7 +1,6 @@
 package io.github.retrytopology.operations.console;
 
 import io.github.retrytopology.model.PolicyText;
-import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
@@ -139,30 +138,17 @@ public final class TopologyPicture {
     }
 
     private static Row row(Service service) {
-        int attempts = service.retryPolicy().maxAttempts();
         List<Tier> tiers = service.tiers();
         List<Step> steps = new ArrayList<>(tiers.size() + 1);
         for (Tier tier : tiers) {
-            boolean last = tier.number() == tiers.size() && tier.number() < attempts - 1;
-            String failed = last ? "attempts " + tier.number() + " to " + (attempts - 1) + " failed"
-                    : "attempt " + tier.number() + " failed";
             String delay = Durations.format(tier.delay());
-            steps.add(new Step(TIER, List.of(tier.queue(), "TTL " + delay), List.of(failed), List.of("after " + delay)));
+            steps.add(new Step(TIER, List.of(tier.queue(), "TTL " + delay), List.of(PolicyText.tierCause(service, tier)),
+                    List.of("after " + delay)));
         }
-        List<String> park = new ArrayList<>(List.of("attempt " + attempts + " failed"));
-        if (!service.retryPolicy().nonRetryable().isEmpty()) {
-            park.add("or non-retryable");
-        }
-        if (service.retryPolicy().brokerDelay().isPresent()) {
-            // The broker counts a crash as a failed attempt, as it counts a retry.
-            park.add("or crashed its consumer");
-        } else if (service.queueType() == QueueType.QUORUM) {
-            park.add("or crashed its consumer " + attempts + (attempts == 1 ? " time" : " times"));
-        }
-        steps.add(new Step(PARKING_LOT, List.of(service.parkingLot()), List.copyOf(park), List.of()));
-        List<String> loop = service.retryPolicy().brokerDelay().isEmpty() ? List.of()
-                : List.of("attempts 1 to " + (attempts - 1) + " failed or crashed:",
-                        "the broker holds it back " + PolicyText.brokerDelays(service));
+        steps.add(new Step(PARKING_LOT, List.of(service.parkingLot()), PolicyText.parkCauses(service), List.of()));
+        List<String> loop = PolicyText.brokerRetryCause(service)
+                .map(cause -> List.of(cause + ":", "the broker holds it back " + PolicyText.brokerDelays(service)))
+                .orElse(List.of());
         List<String> keys = service.routes().stream().map(route -> route.key().value()).toList();
         if (keys.size() > MAX_KEYS) {
             List<String> shown = new ArrayList<>(keys.subList(0, MAX_KEYS - 1));

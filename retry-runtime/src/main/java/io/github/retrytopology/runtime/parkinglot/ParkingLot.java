@@ -359,7 +359,8 @@ public final class ParkingLot {
         }
     }
 
-    private static void close(Channel channel) throws IOException {
+    /** Closes a channel, which requeues what it holds unacknowledged; one the broker closed already is fine. */
+    static void close(Channel channel) throws IOException {
         try {
             if (channel.isOpen()) {
                 channel.close();

@@ -1,7 +1,6 @@
 package io.github.retrytopology.runtime.parkinglot;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
@@ -10,7 +9,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -87,7 +85,7 @@ final class ParkingLotReading {
                 stopped = true;
             }
             for (Channel channel : channels) {
-                close(channel);
+                ParkingLot.close(channel);
             }
         }
     }
@@ -159,18 +157,6 @@ final class ParkingLotReading {
                 throw failure;
             }
             return Math.min(visited, target);
-        }
-    }
-
-    private static void close(Channel channel) throws IOException {
-        try {
-            if (channel.isOpen()) {
-                channel.close();
-            }
-        } catch (TimeoutException e) {
-            throw new IOException("the channel did not close in time", e);
-        } catch (AlreadyClosedException e) {
-            // closed by the broker already: its messages are requeued
         }
     }
 }
