@@ -110,6 +110,29 @@ class ConsoleApiIT {
     }
 
     @Test
+    void withoutTheManagementApiReadsDepthsOverAmqpAndSaysWhy() throws Exception {
+        park(2, "timeout after 5 ms", "t");
+        console.close();
+        access = BrokerAccess.of(List.of("http://127.0.0.1:1"), List.of(broker.broker().amqpUri(broker.name())),
+                Optional.empty(), Optional.empty());
+        console = start(false);
+
+        JsonNode overview = get("/api/overview");
+
+        assertThat(overview.path("management").path("available").asBoolean()).isFalse();
+        assertThat(overview.path("management").path("error").asText())
+                .startsWith("the management API did not answer (").endsWith("depths are read over AMQP, and there are no rates");
+        JsonNode service = overview.path("services").get(0);
+        assertThat(service.path("parked").asLong()).isEqualTo(2);
+        assertThat(service.path("queueDepth").path("ready").asLong()).isZero();
+        assertThat(service.path("tiers").get(0).path("messages").asLong()).isZero();
+        assertThat(service.path("rates").isNull()).isTrue();
+        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
+                .asText()).startsWith("the plan could not be read: "));
+        assertThat(get("/api/services/orders/groups").path("groups").get(0).path("count").asLong()).isEqualTo(2);
+    }
+
+    @Test
     void groupsTheParkingLotAndShowsTheMessagesOfAGroupAndOneMessageWhole() throws Exception {
         park(4, "timeout after 500 ms", "t");
         park(2, "order 17 is locked", "l");

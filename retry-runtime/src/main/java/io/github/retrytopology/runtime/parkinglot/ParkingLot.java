@@ -119,7 +119,8 @@ public final class ParkingLot {
     /**
      * Reads the parking lot by failure, leaving every message parked: how many it holds of each
      * {@linkplain Failure failure}, and when the first and last of them were parked. It holds no body: a reading costs
-     * the memory of its groups. See {@link ParkingLotReading} for how it reads.
+     * the memory of its groups. It consumes the parking lot on as many channels as it needs, acknowledging nothing,
+     * and closes them, which returns every message.
      *
      * <p>It reads at most {@code max} messages, and those parked when it begins; see {@link FailureGroups#complete()}.
      * Messages being replayed or read by someone else at the same time are not counted.
@@ -266,12 +267,12 @@ public final class ParkingLot {
             channel.confirmSelect();
             long parked = channel.messageCount(queue());
             while (scanned < parked) {
+                options.progress().update(scanned, matched, replayed);
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
                     break;
                 }
                 scanned++;
-                options.progress().update(scanned - 1, matched, replayed);
                 long tag = response.getEnvelope().getDeliveryTag();
                 ParkedMessage message = ParkedMessage.of(response);
                 Optional<String> twinKey = message.twinKey();

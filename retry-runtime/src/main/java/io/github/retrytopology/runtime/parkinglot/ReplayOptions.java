@@ -12,7 +12,7 @@ import java.util.OptionalDouble;
  * @param dryRun replay nothing, and report what would be replayed
  * @param rate at most this many messages a second; none is as fast as the broker confirms them
  * @param replayedBy who replays, written into each replayed message with the time; none leaves only the time
- * @param progress told after every message looked at
+ * @param progress told before each message is looked at, after each is replayed, and at the end
  */
 public record ReplayOptions(int limit, boolean dryRun, OptionalDouble rate, Optional<String> replayedBy,
         ReplayProgress progress) {
@@ -71,7 +71,7 @@ public record ReplayOptions(int limit, boolean dryRun, OptionalDouble rate, Opti
         ReplayProgress NONE = (scanned, matched, replayed) -> { };
 
         /**
-         * Called on the replaying thread after each message looked at.
+         * Called on the replaying thread before each message is looked at, after each is replayed, and at the end.
          *
          * @param scanned parked messages looked at so far
          * @param matched how many of them the filter took
