@@ -291,9 +291,12 @@ final class ConsoleApi implements HttpHandler {
         if (byGroup) {
             String key = text(body.path("group"), "group");
             filter = ReplayFilter.all().failure(key);
-            limit = Integer.MAX_VALUE;
-            expected = body.path("expected").isIntegralNumber() ? body.path("expected").asLong() : null;
-            chosen = "group " + key;
+            // The group as its page counted it: the replay stops looking once it has them, and leaves those parked
+            // since for another look.
+            expected = body.path("expected").isIntegralNumber() && body.path("expected").asLong() > 0
+                    ? body.path("expected").asLong() : null;
+            limit = expected == null ? Integer.MAX_VALUE : (int) Math.min(expected, Integer.MAX_VALUE);
+            chosen = "group " + key + (expected == null ? "" : " of " + expected);
         } else {
             JsonNode ids = body.path("ids");
             if (!ids.isArray() || ids.isEmpty() || ids.size() > MAX_IDS) {

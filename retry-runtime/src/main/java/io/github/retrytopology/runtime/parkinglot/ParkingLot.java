@@ -234,7 +234,7 @@ public final class ParkingLot {
 
     /**
      * Replays up to {@code limit} parked messages that the filter takes to the service's queue. Messages parked
-     * while the replay runs are not looked at.
+     * while the replay runs are not looked at, nor those after the {@code limit}th it takes.
      *
      * @param dryRun if true, replays nothing and reports what would be replayed
      */
@@ -244,7 +244,8 @@ public final class ParkingLot {
 
     /**
      * Replays the parked messages that the filter takes to the service's queue, as the options say: at most so many,
-     * at most so fast, in someone's name. Messages parked while the replay runs are not looked at.
+     * at most so fast, in someone's name. Messages parked while the replay runs are not looked at, nor those after the
+     * last it may take: a twin of a replayed message parked after it stays parked.
      */
     public ReplayReport replay(ReplayFilter filter, ReplayOptions options) throws IOException {
         int limit = options.limit();
@@ -266,7 +267,8 @@ public final class ParkingLot {
             channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
             channel.confirmSelect();
             long parked = channel.messageCount(queue());
-            while (scanned < parked) {
+            // It reads no further than the limit's last message: a twin parked after it stays parked.
+            while (scanned < parked && matched < limit) {
                 options.progress().update(scanned, matched, replayed);
                 GetResponse response = channel.basicGet(queue(), false);
                 if (response == null) {
@@ -287,7 +289,7 @@ public final class ParkingLot {
                     }
                     continue;
                 }
-                if (matched >= limit || !filter.matches(message, now)) {
+                if (!filter.matches(message, now)) {
                     left.add(tag);
                     continue;
                 }

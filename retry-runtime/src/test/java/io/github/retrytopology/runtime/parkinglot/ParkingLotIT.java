@@ -214,6 +214,22 @@ class ParkingLotIT {
     }
 
     @Test
+    void aReplayReadsNoFurtherThanTheLastMessageItMayTake() throws Exception {
+        park("order.created", "one", new IllegalStateException("boom"), NOW);
+        park("order.created", "two", new IllegalStateException("boom"), NOW);
+        for (int i = 0; i < 50; i++) {
+            publishParked("order.created", "other-" + i, new IllegalStateException("boom"), NOW);
+        }
+        channel.waitForConfirmsOrDie(5_000);
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(List.of("id-one", "id-two")), 2, false);
+
+        assertThat(report.replayed()).isEqualTo(2);
+        assertThat(report.scanned()).as("parked messages looked at").isEqualTo(2);
+        assertParked(50);
+    }
+
+    @Test
     void listsWhatXDeathSaysOfAMessageTheBrokerParkedItself() throws Exception {
         channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
                 .messageId("stale").expiration("50").build(), "stale".getBytes(StandardCharsets.UTF_8));
