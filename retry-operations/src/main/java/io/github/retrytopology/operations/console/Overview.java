@@ -12,6 +12,7 @@ import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.BrokerMessages;
 import io.github.retrytopology.operations.broker.ManagementApi;
+import io.github.retrytopology.operations.broker.ManagementApiException;
 import io.github.retrytopology.operations.plan.Plan;
 import io.github.retrytopology.operations.plan.PlanEntry;
 import io.github.retrytopology.operations.plan.PlanTable;
@@ -97,6 +98,12 @@ final class Overview {
         try {
             queues = managementQueues();
             management = new Management(true, null);
+        } catch (ManagementApiException e) {
+            queues = null;
+            management = new Management(false, (e.status() == 404
+                    ? "the management API knows no virtual host '" + spec.vhost() + "'"
+                    : "the management API refused to list the queues (" + BrokerMessages.of(e) + ")")
+                    + ": depths are read over AMQP, and there are no rates");
         } catch (IOException | RuntimeException e) {
             queues = null;
             management = new Management(false, "the management API did not answer (" + BrokerMessages.of(e)

@@ -133,6 +133,26 @@ class ConsoleApiIT {
     }
 
     @Test
+    void saysSoWhenTheSpecsVirtualHostDoesNotExist() throws Exception {
+        console.close();
+        spec = spec.inVhost("no-such-vhost-" + broker.name());
+        access = BrokerAccess.of(List.of(broker.broker().managementUri().toString()),
+                List.of(broker.broker().amqpUri().toString()), Optional.empty(), Optional.empty());
+        console = start(false);
+
+        JsonNode overview = get("/api/overview");
+        HttpResponse<String> groups = send(HttpRequest.newBuilder(uri("/api/services/orders/groups")).build());
+
+        assertThat(overview.path("management").path("error").asText()).isEqualTo("the management API knows no "
+                + "virtual host '" + spec.vhost() + "': depths are read over AMQP, and there are no rates");
+        assertThat(overview.path("services").get(0).path("parked").isNull()).isTrue();
+        assertThat(groups.statusCode()).isEqualTo(502);
+        assertThat(error(groups)).contains("vhost " + spec.vhost() + " not found");
+        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
+                .asText()).contains("the virtual host '" + spec.vhost() + "' does not exist"));
+    }
+
+    @Test
     void groupsTheParkingLotAndShowsTheMessagesOfAGroupAndOneMessageWhole() throws Exception {
         park(4, "timeout after 500 ms", "t");
         park(2, "order 17 is locked", "l");
