@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -46,10 +47,10 @@ final class ConsoleApi implements HttpHandler {
     private static final int DEFAULT_MESSAGES = 200;
     private static final int MAX_MESSAGES = 5_000;
     private static final String STATIC = "static/";
-    private static final Map<String, String[]> FILES = Map.of(
-            "/", new String[] {"index.html", "text/html; charset=utf-8"},
-            "/console.css", new String[] {"console.css", "text/css; charset=utf-8"},
-            "/console.js", new String[] {"console.js", "text/javascript; charset=utf-8"});
+    private static final Map<String, StaticFile> FILES = Map.of(
+            "/", new StaticFile("index.html", "text/html; charset=utf-8"),
+            "/console.css", new StaticFile("console.css", "text/css; charset=utf-8"),
+            "/console.js", new StaticFile("console.js", "text/javascript; charset=utf-8"));
     private static final String POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; "
             + "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -116,7 +117,7 @@ final class ConsoleApi implements HttpHandler {
             return; // reached by whatever name the operator gave it, behind their proxy
         }
         String host = exchange.getRequestHeaders().getFirst("Host");
-        if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
+        if (host == null || !hosts.contains(host.toLowerCase(Locale.ROOT))) {
             throw new ConsoleException(403, "this console answers requests for " + new TreeSet<>(hosts) + " only");
         }
     }
@@ -124,10 +125,10 @@ final class ConsoleApi implements HttpHandler {
     private int route(HttpExchange exchange) throws Exception {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getRawPath();
-        String[] file = FILES.get(path);
+        StaticFile file = FILES.get(path);
         if (file != null) {
             requireMethod(exchange, "GET");
-            return file(exchange, file[0], file[1]);
+            return file(exchange, file);
         }
         if (!path.startsWith("/api/")) {
             throw ConsoleException.notFound("no page " + path);
@@ -204,7 +205,7 @@ final class ConsoleApi implements HttpHandler {
                     + "reload the page (the console may have restarted)");
         }
         String type = exchange.getRequestHeaders().getFirst("Content-Type");
-        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new ConsoleException(415, "an action is sent as application/json");
         }
         String origin = exchange.getRequestHeaders().getFirst("Origin");
@@ -440,16 +441,20 @@ final class ConsoleApi implements HttpHandler {
         }
     }
 
-    private int file(HttpExchange exchange, String name, String type) throws IOException {
+    /** One of the page's files, in the jar beside this class, and its media type. */
+    private record StaticFile(String name, String type) {
+    }
+
+    private int file(HttpExchange exchange, StaticFile file) throws IOException {
         byte[] bytes;
-        try (InputStream in = ConsoleApi.class.getResourceAsStream(STATIC + name)) {
+        try (InputStream in = ConsoleApi.class.getResourceAsStream(STATIC + file.name())) {
             if (in == null) {
-                throw new IllegalStateException("the console's " + name + " is missing from its jar");
+                throw new IllegalStateException("the console's " + file.name() + " is missing from its jar");
             }
             bytes = in.readAllBytes();
         }
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        return send(exchange, 200, type, bytes);
+        return send(exchange, 200, file.type(), bytes);
     }
 
     private static int json(HttpExchange exchange, int status, Object value) throws IOException {

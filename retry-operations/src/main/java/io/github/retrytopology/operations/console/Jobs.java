@@ -3,6 +3,7 @@ package io.github.retrytopology.operations.console;
 import io.github.retrytopology.operations.broker.BrokerMessages;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -149,7 +150,7 @@ final class Jobs implements AutoCloseable {
     /** Every job kept, the newest first. */
     synchronized List<Job> all() {
         List<Job> jobs = new ArrayList<>(byId.values());
-        java.util.Collections.reverse(jobs);
+        Collections.reverse(jobs);
         return jobs;
     }
 

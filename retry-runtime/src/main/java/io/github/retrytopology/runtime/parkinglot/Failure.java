@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.github.retrytopology.model.decision.ParkReason;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -147,12 +146,7 @@ public record Failure(Optional<String> exception, Optional<String> message, Opti
      * across processes: the first 16 hexadecimal digits of a SHA-256 of its three parts.
      */
     public String key() {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        MessageDigest digest = Sha256.digest();
         for (Optional<String> part : List.of(exception, message, reason)) {
             // A length before each part keeps ("ab", "c") apart from ("a", "bc"), and absent apart from empty.
             String text = part.map(value -> value.length() + ":" + value).orElse("-");

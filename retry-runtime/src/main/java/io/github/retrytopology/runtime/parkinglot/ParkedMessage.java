@@ -8,7 +8,6 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Arrays;
@@ -80,14 +79,10 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
      */
     public String id() {
         return Optional.ofNullable(properties.getMessageId()).or(() -> headers().messageId()).orElseGet(() -> {
-            try {
-                MessageDigest digest = MessageDigest.getInstance("SHA-256");
-                digest.update(routingKey().orElse("").getBytes(StandardCharsets.UTF_8));
-                digest.update((byte) 0);
-                return "sha256:" + HexFormat.of().formatHex(digest.digest(body), 0, 12);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
+            MessageDigest digest = Sha256.digest();
+            digest.update(routingKey().orElse("").getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            return "sha256:" + HexFormat.of().formatHex(digest.digest(body), 0, 12);
         });
     }
 
