@@ -283,11 +283,7 @@ final class ChannelConsumer {
     private void deliver(ChannelLife current, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
         lastActivity = settings.ticker().nanos();
         if (context.isStopped()) {
-            try {
-                current.channel.basicNack(envelope.getDeliveryTag(), false, true);
-            } catch (IOException | AlreadyClosedException e) {
-                log.debug("Could not requeue a delivery that arrived while stopping", e);
-            }
+            giveBackWhenUnsubscribed(current, envelope);
             return;
         }
         Delivery delivery = processor.arrived(current, envelope, properties, body);
@@ -302,6 +298,20 @@ final class ChannelConsumer {
             failedOutsideHandler(delivery, e);
         } finally {
             slot.leave();
+        }
+    }
+
+    /** Returns a delivery that arrived while the consumers stop, once none of them can be handed it again. */
+    private void giveBackWhenUnsubscribed(ChannelLife current, Envelope envelope) {
+        try {
+            context.awaitUnsubscribed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            current.channel.basicNack(envelope.getDeliveryTag(), false, true);
+        } catch (IOException | AlreadyClosedException e) {
+            log.debug("Could not requeue a delivery that arrived while stopping", e);
         }
     }
 

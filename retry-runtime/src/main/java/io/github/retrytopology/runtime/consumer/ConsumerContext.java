@@ -2,6 +2,7 @@ package io.github.retrytopology.runtime.consumer;
 
 import com.rabbitmq.client.Connection;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * What the consumers of one service share while they run: their settings, their connection, their two lanes, and
@@ -33,6 +34,8 @@ final class ConsumerContext {
     private volatile boolean recovering;
     /** Written by the thread that stops the consumers, once. */
     private volatile boolean stopped;
+    /** Opened once no consumer is subscribed any more, by the thread that stops them. */
+    private final CountDownLatch unsubscribed = new CountDownLatch(1);
 
     ConsumerContext(ConsumerSettings settings, Connection connection) {
         this.settings = settings;
@@ -68,5 +71,19 @@ final class ConsumerContext {
 
     void stopping() {
         stopped = true;
+    }
+
+    /** Every subscription is cancelled, or the consumers' channels are closing: nothing more will be delivered. */
+    void unsubscribed() {
+        unsubscribed.countDown();
+    }
+
+    /**
+     * Waits until no consumer is subscribed any more. A delivery that arrives while the consumers stop goes back to
+     * the queue only then: given back sooner, it would go to a consumer still subscribed, which gives it back again,
+     * and RabbitMQ before 4.3 counts each return toward a quorum queue's delivery limit.
+     */
+    void awaitUnsubscribed() throws InterruptedException {
+        unsubscribed.await();
     }
 }

@@ -199,7 +199,11 @@ public final class RetryingConsumer implements AutoCloseable {
 
     private boolean stopConsumers(Duration timeout) throws InterruptedException {
         context.stopping();
-        context.control.await(() -> consumers.forEach(ChannelConsumer::cancel));
+        try {
+            context.control.await(() -> consumers.forEach(ChannelConsumer::cancel));
+        } finally {
+            context.unsubscribed();
+        }
         context.acks.await(() -> consumers.forEach(consumer -> consumer.life().republisher.requeueWaiting()));
         boolean idle = context.inFlight.awaitIdle(timeout);
         if (!idle) {
@@ -222,6 +226,7 @@ public final class RetryingConsumer implements AutoCloseable {
 
     private void shutDown() {
         context.stopping();
+        context.unsubscribed();
         context.control.stop();
         context.acks.stop();
         context.connection.removeBlockedListener(blocked);

@@ -563,6 +563,44 @@ class ReliabilityIT {
         await().atMost(5, SECONDS).until(() -> channel.messageCount(orders.queue()) + slowHandled.get() == 10);
     }
 
+    /**
+     * RabbitMQ 3.10 to 4.2 count every return toward a quorum queue's delivery limit, a nack included. A stop that
+     * gave deliveries back while other consumers were still subscribed had those take them and give them back
+     * again: {@code ShutdownIT} found two messages parked by one stop on RabbitMQ 4.0.5.
+     */
+    @Test
+    void oneStopReturnsEachDeliveryOnceWhateverTheNumberOfConsumers() throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(orders, context -> {
+            handled.incrementAndGet();
+            Thread.sleep(2);
+        })).consumers(8).prefetch(50).listener(events).start();
+        consumers.add(consumer);
+        int messages = 2_000;
+        for (int i = 0; i < messages; i++) {
+            channel.basicPublish(EXCHANGE, "order.created", true, properties().build(),
+                    ("order-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        channel.waitForConfirmsOrDie(10_000);
+        await().atMost(10, SECONDS).until(() -> handled.get() >= 200);
+
+        assertThat(consumer.stop(Duration.ofSeconds(10))).isTrue();
+
+        Map<Long, Integer> byReturns = new HashMap<>();
+        int left = 0;
+        for (GetResponse response = channel.basicGet(orders.queue(), true); response != null;
+                response = channel.basicGet(orders.queue(), true)) {
+            Object count = response.getProps().getHeaders() == null ? null
+                    : response.getProps().getHeaders().get("x-delivery-count");
+            byReturns.merge(count == null ? 0L : ((Number) count).longValue(), 1, Integer::sum);
+            left++;
+        }
+        assertThat(byReturns.keySet()).as("messages by their returns counted by the broker: %s", byReturns)
+                .allMatch(returns -> returns <= 1);
+        assertThat(channel.messageCount(orders.parkingLot())).isZero();
+        assertThat(handled.get() + left).isEqualTo(messages);
+    }
+
     private RetryingConsumer start(Service service, MessageHandler handler) throws IOException {
         RetryingConsumer consumer = RetryingConsumer.builder(connection, routes(service, handler)).listener(events)
                 .start();
