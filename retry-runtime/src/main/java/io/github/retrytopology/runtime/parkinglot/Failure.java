@@ -46,6 +46,8 @@ public record Failure(Optional<String> exception, Optional<String> message, Opti
      * id, such as a UUID or a token, and is masked whole. Within shorter words, each part between dashes and
      * underscores that is {@value #HEX_ID} or more hexadecimal digits with a digit among them is an id too. Any other
      * run of digits is a number, with its decimal points and separators: {@code 10.0.0.7} and {@code 1,500} are one.
+     * Masks joined by dashes or underscores are one too, so that a date, or a UUID that happens to hold no letter,
+     * masks as any other.
      *
      * <p>Written by hand rather than as a regular expression: a parking lot of 100,000 messages is grouped at once,
      * and this takes a tenth of the time.
@@ -118,13 +120,16 @@ public record Failure(Optional<String> exception, Optional<String> message, Opti
         }
     }
 
-    /** One mask for a number written with points or separators between its digits, {@code #.#.#} to {@code #}. */
+    /**
+     * One mask for a number written with points or separators between its digits, {@code #.#.#} to {@code #}, and
+     * for masks joined by dashes or underscores, {@code #-#-#} to {@code #}.
+     */
     private static String joinNumbers(StringBuilder masked) {
         char mask = MASK.charAt(0);
         int write = 0;
         for (int read = 0; read < masked.length(); read++) {
             char c = masked.charAt(read);
-            boolean separator = (c == '.' || c == ',') && write > 0 && masked.charAt(write - 1) == mask
+            boolean separator = (c == '.' || c == ',' || c == '-' || c == '_') && write > 0 && masked.charAt(write - 1) == mask
                     && read + 1 < masked.length() && masked.charAt(read + 1) == mask;
             if (separator) {
                 read++; // the mask after it is the same number's

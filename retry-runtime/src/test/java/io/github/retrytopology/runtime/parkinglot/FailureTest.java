@@ -17,6 +17,11 @@ class FailureTest {
                 Arguments.of("decimals and addresses", "took 1.5s calling 10.0.0.7:8080", "took #s calling #:#"),
                 Arguments.of("a uuid is one mask", "order 3f2b8c1e-9a4d-4e2b-8f1a-0c9d7e6b5a41 not found",
                         "order # not found"),
+                Arguments.of("a uuid without letters is one mask too", "order 31274659-0835-4126-9770-584213906517 "
+                        + "not found", "order # not found"),
+                Arguments.of("a date is one mask", "no rate for 2026-11-26", "no rate for #"),
+                Arguments.of("numbers joined by underscores", "shard_3_17 down", "shard_# down"),
+                Arguments.of("a minus sign stays", "balance -5 below zero", "balance -# below zero"),
                 Arguments.of("a hexadecimal id", "object 5f9c2a7be13d not found", "object # not found"),
                 Arguments.of("a token", "session tok_9fQ2xLr8ZkP3mN7vB1cY expired", "session # expired"),
                 Arguments.of("digits inside a word", "node7 refused order-12345", "node# refused order-#"),
