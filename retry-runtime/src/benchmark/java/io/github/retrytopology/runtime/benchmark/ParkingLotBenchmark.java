@@ -1,7 +1,11 @@
 package io.github.retrytopology.runtime.benchmark;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
@@ -20,20 +24,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How fast the console reads a parking lot by failure: {@link ParkingLot#groups} over a parking lot of
  * {@code --messages} parked messages (100,000 by default, of 512 bytes, in 20 failures whose messages hold numbers
- * and ids), against the same parking lot read with {@code basic.get}, one message a round trip, as
- * {@link ParkingLot#list(int)} reads it, over its first {@code --baseline} messages, in the same run. A reading
- * of {@code --warmup} rounds first is not reported: a console has been running, its code compiled, when the person on
- * call opens a parking lot. After each reading it checks that every message is still parked and every one was
- * counted.
+ * and ids), in the same run as two baselines:
+ * <ul>
+ *   <li>consumers that only count the messages, on as many channels as a reading opens, over a second parking lot
+ *   filled alike: the broker's and the client's part of a reading, which no reading can beat;
+ *   <li>{@code basic.get}, one message a round trip, as {@link ParkingLot#list(int)} reads, over the first
+ *   {@code --baseline} messages.
+ * </ul>
+ * Each round parks the messages afresh and waits for the broker to be quiet, then reads them twice: first as
+ * an on-call engineer finds them, never delivered before, then again, when the broker adds the delivery count of
+ * the first reading to each. {@code --warmup} readings come first and are not reported: a console has been
+ * running, its code compiled, when the person on call opens a parking lot. After each reading it checks that every
+ * message was counted, in the groups it was parked in, and is parked still.
  *
  * <pre>
  * ./mvnw -pl retry-runtime -am verify -Pbenchmark -Dbenchmark.main=io.github.retrytopology.runtime.benchmark.ParkingLotBenchmark \
  *     -Dbenchmark.args="--messages 100000 --rounds 5"
  * </pre>
+ *
+ * <p>{@code --queue-type classic} reads the parking lots of a service whose queues are classic.
  */
 public final class ParkingLotBenchmark {
 
@@ -49,70 +64,135 @@ public final class ParkingLotBenchmark {
         int warmup = intOption(args, "--warmup", 1);
         int baseline = intOption(args, "--baseline", 10_000);
         int size = intOption(args, "--size", 512);
+        QueueType queueType = QueueType.valueOf(option(args, "--queue-type", "quorum").toUpperCase(Locale.ROOT));
         Broker broker = Broker.shared();
         RetrySpec spec;
         try (InputStream in = ParkingLotBenchmark.class.getResourceAsStream("/benchmark.yml")) {
             spec = Specs.parse(in.readAllBytes(), "benchmark.yml").inVhost(VHOST);
         }
-        // One service is enough, and any broker runs it.
-        Service service = spec.service("plain");
-        spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(), List.of(service));
+        // Two lots alike, one read by group and one by consumers that only count; any broker runs them.
+        Service plain = spec.service("plain");
+        Service read = new Service(plain.name(), plain.routes(), plain.retryPolicy(), queueType);
+        Service counted = new Service("twin", plain.routes(), plain.retryPolicy(), queueType);
+        spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(),
+                List.of(read, counted));
         TestManagement management = broker.management();
         management.deleteVhost(VHOST);
         management.createVhost(VHOST, broker.username());
         try (Connection connection = broker.connectionFactory(VHOST).newConnection("parking-lot-benchmark")) {
             management.importTopology(Topology.of(spec));
-            fill(connection, service, messages, size);
-            ParkingLot parkingLot = ParkingLot.of(connection, service);
+            ParkingLot parkingLot = ParkingLot.of(connection, read);
             System.out.printf(Locale.ROOT, "Parking-lot benchmark against %s (RabbitMQ %s): %,d parked messages of %d "
-                    + "bytes in %d failures, %d rounds after %d of warm-up%n%n", broker.origin(), broker.version(),
-                    messages, size, FAILURES, rounds, warmup);
+                    + "bytes in %d failures, in a %s queue, %d rounds after %d of warm-up%n%n", broker.origin(),
+                    broker.version(), messages, size, FAILURES, queueType.id(), rounds, warmup);
+            fill(connection, read, messages, size);
             for (int round = 0; round < warmup; round++) {
-                parkingLot.groups(Long.MAX_VALUE);
-                awaitParked(parkingLot, messages);
+                groups(parkingLot, messages, 0);
             }
             BrokerCpu brokerCpu = BrokerCpu.of(management);
-            System.out.println("| round | by group: ms | messages/s | groups | JVM CPU ms | broker CPU ms | basic.get over "
-                    + baseline + ": ms | messages/s | by group over basic.get |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|");
-            double[] ratios = new double[rounds];
-            double[] millis = new double[rounds];
+            System.out.println("| round | first reading: ms | JVM CPU ms | broker CPU ms | count only: ms | over count "
+                    + "only | read again: ms | JVM CPU ms | broker CPU ms | count only: ms | over count only "
+                    + "| basic.get over " + baseline + ": ms | again over basic.get |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            double[] first = new double[rounds];
+            double[] firstFloor = new double[rounds];
+            double[] again = new double[rounds];
+            double[] againFloor = new double[rounds];
+            double[] overGet = new double[rounds];
             for (int round = 1; round <= rounds; round++) {
+                fill(connection, read, messages, size);
+                fill(connection, counted, messages, size);
+                brokerCpu.awaitQuiet();
                 Cpu before = Cpu.now(brokerCpu);
-                long began = System.nanoTime();
-                FailureGroups read = parkingLot.groups(Long.MAX_VALUE);
-                double grouped = (System.nanoTime() - began) / 1e6;
+                first[round - 1] = groups(parkingLot, messages, round);
                 Cpu after = Cpu.now(brokerCpu);
-                long counted = read.groups().stream().mapToLong(FailureGroup::count).sum();
-                check(counted == messages && read.scanned() == messages, "round " + round + " counted " + counted
-                        + " of " + messages + " messages");
-                awaitParked(parkingLot, messages);
-                began = System.nanoTime();
+                firstFloor[round - 1] = countOnly(connection, counted, messages);
+                Cpu beforeAgain = Cpu.now(brokerCpu);
+                again[round - 1] = groups(parkingLot, messages, round);
+                Cpu afterAgain = Cpu.now(brokerCpu);
+                againFloor[round - 1] = countOnly(connection, counted, messages);
+                long began = System.nanoTime();
                 int listed = parkingLot.list(baseline).size();
                 double got = (System.nanoTime() - began) / 1e6;
                 check(listed == baseline, "basic.get listed " + listed + " of " + baseline);
                 awaitParked(parkingLot, messages);
-                double groupRate = messages / (grouped / 1000);
-                double getRate = baseline / (got / 1000);
-                ratios[round - 1] = groupRate / getRate;
-                millis[round - 1] = grouped;
-                System.out.printf(Locale.ROOT, "| %d | %.0f | %,.0f | %d | %s | %s | %.0f | %,.0f | %.1f× |%n", round,
-                        grouped, groupRate, read.groups().size(), (after.jvm() - before.jvm()) / 1_000_000,
-                        brokerCpu.available() ? String.valueOf((after.broker() - before.broker()) / 1_000_000) : "-",
-                        got, getRate, ratios[round - 1]);
+                overGet[round - 1] = (messages / again[round - 1]) / (baseline / got);
+                System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f | %.2f× | %.0f | %s | %.0f | %.2f× | %.0f | %.1f× |%n",
+                        round, first[round - 1], cpu(brokerCpu, before, after), firstFloor[round - 1],
+                        first[round - 1] / firstFloor[round - 1], again[round - 1],
+                        cpu(brokerCpu, beforeAgain, afterAgain), againFloor[round - 1],
+                        again[round - 1] / againFloor[round - 1], got, overGet[round - 1]);
             }
-            System.out.printf(Locale.ROOT, "%nmedian: %,d messages grouped in %.0f ms (range %.0f–%.0f), %.1f× the "
-                    + "rate of basic.get%n", messages, median(millis), Arrays.stream(millis).min().orElse(0),
-                    Arrays.stream(millis).max().orElse(0), median(ratios));
+            System.out.printf(Locale.ROOT, "%nmedian: %,d messages grouped in %.0f ms (range %.0f–%.0f) on a first "
+                    + "reading, where consumers that only count took %.0f ms; in %.0f ms (range %.0f–%.0f) read again, "
+                    + "where they took %.0f ms; %.1f× the rate of basic.get%n", messages, median(first),
+                    min(first), max(first), median(firstFloor), median(again), min(again), max(again),
+                    median(againFloor), median(overGet));
         } finally {
             management.deleteVhost(VHOST);
         }
         System.exit(0);
     }
 
-    /** Parks {@code messages} messages in {@value #FAILURES} failures, with confirms in batches. */
+    /** Reads the parking lot by group, checks what it found, waits until every message is back; returns its ms. */
+    private static double groups(ParkingLot parkingLot, int messages, int round) throws Exception {
+        long began = System.nanoTime();
+        FailureGroups read = parkingLot.groups(Long.MAX_VALUE);
+        double took = (System.nanoTime() - began) / 1e6;
+        long counted = read.groups().stream().mapToLong(FailureGroup::count).sum();
+        check(counted == messages && read.scanned() == messages, "round " + round + " counted " + counted + " of "
+                + messages + " messages");
+        check(read.groups().size() == FAILURES, "round " + round + " found " + read.groups().size() + " groups, not "
+                + FAILURES + ": " + read.groups());
+        awaitParked(parkingLot, messages);
+        return took;
+    }
+
+    /** The JVM's and the broker's CPU time between two readings, as two cells of the table. */
+    private static String cpu(BrokerCpu brokerCpu, Cpu before, Cpu after) {
+        return (after.jvm() - before.jvm()) / 1_000_000 + " | "
+                + (brokerCpu.available() ? String.valueOf((after.broker() - before.broker()) / 1_000_000) : "-");
+    }
+
+    /**
+     * The broker's and the client's part of a reading: the same consumers on as many channels, holding as many
+     * messages each, that only count what arrives, then close their channels; done when the parking lot counts every
+     * message again, as a reading is. No reading of the parking lot can be faster than this.
+     */
+    private static double countOnly(Connection connection, Service service, int messages) throws Exception {
+        String queue = service.parkingLot();
+        int perChannel = 2_000; // as a reading holds: a quorum queue's most per consumer
+        CountDownLatch all = new CountDownLatch(messages);
+        List<Channel> channels = new ArrayList<>();
+        long began = System.nanoTime();
+        try {
+            while (channels.size() < (messages + perChannel - 1) / perChannel) {
+                Channel channel = connection.createChannel();
+                channels.add(channel);
+                channel.basicQos(perChannel);
+                channel.basicConsume(queue, false, new DefaultConsumer(channel) {
+                    @Override
+                    public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties properties,
+                            byte[] body) {
+                        all.countDown();
+                    }
+                });
+            }
+            check(all.await(2, TimeUnit.MINUTES), "consumers that only count received " + (messages - all.getCount())
+                    + " of " + messages + " messages");
+        } finally {
+            for (Channel channel : channels) {
+                channel.close();
+            }
+        }
+        awaitParked(ParkingLot.of(connection, service), messages);
+        return (System.nanoTime() - began) / 1e6;
+    }
+
+    /** Parks {@code messages} messages in {@value #FAILURES} failures, in place of any, with confirms in batches. */
     private static void fill(Connection connection, Service service, int messages, int size) throws Exception {
         Channel channel = connection.createChannel();
+        channel.queuePurge(service.parkingLot());
         channel.confirmSelect();
         String padding = "x".repeat(Math.max(0, size - 12));
         Instant now = Instant.now();
@@ -152,6 +232,14 @@ public final class ParkingLotBenchmark {
         }
     }
 
+    private static double min(double[] values) {
+        return Arrays.stream(values).min().orElse(0);
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElse(0);
+    }
+
     private static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
@@ -160,8 +248,12 @@ public final class ParkingLotBenchmark {
     }
 
     private static int intOption(String[] args, String name, int fallback) {
+        return Integer.parseInt(option(args, name, String.valueOf(fallback)));
+    }
+
+    private static String option(String[] args, String name, String fallback) {
         List<String> list = new ArrayList<>(Arrays.asList(args));
         int at = list.indexOf(name);
-        return at >= 0 && at + 1 < list.size() ? Integer.parseInt(list.get(at + 1)) : fallback;
+        return at >= 0 && at + 1 < list.size() ? list.get(at + 1) : fallback;
     }
 }
