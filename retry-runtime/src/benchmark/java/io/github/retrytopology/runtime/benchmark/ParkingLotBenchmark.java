@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code basic.get}, one message a round trip, as {@link ParkingLot#list(int)} reads, over the first
  *   {@code --baseline} messages.
  * </ul>
- * Each round parks the messages afresh and waits for the broker to be quiet, then reads them twice: first as
+ * Each round parks the messages afresh, then reads them twice, each time on a quiet broker: first as
  * an on-call engineer finds them, never delivered before, then again, when the broker adds the delivery count of
  * the first reading to each. {@code --warmup} readings come first and are not reported: a console has been
  * running, its code compiled, when the person on call opens a parking lot. After each reading it checks that every
@@ -102,14 +102,18 @@ public final class ParkingLotBenchmark {
             for (int round = 1; round <= rounds; round++) {
                 fill(connection, read, messages, size);
                 fill(connection, counted, messages, size);
+                // Each reading on a quiet broker, so that none is timed with the work the one before left it.
                 brokerCpu.awaitQuiet();
                 Cpu before = Cpu.now(brokerCpu);
                 first[round - 1] = groups(parkingLot, messages, round);
                 Cpu after = Cpu.now(brokerCpu);
+                brokerCpu.awaitQuiet();
                 firstFloor[round - 1] = countOnly(connection, counted, messages);
+                brokerCpu.awaitQuiet();
                 Cpu beforeAgain = Cpu.now(brokerCpu);
                 again[round - 1] = groups(parkingLot, messages, round);
                 Cpu afterAgain = Cpu.now(brokerCpu);
+                brokerCpu.awaitQuiet();
                 againFloor[round - 1] = countOnly(connection, counted, messages);
                 long began = System.nanoTime();
                 int listed = parkingLot.list(baseline).size();
@@ -117,8 +121,9 @@ public final class ParkingLotBenchmark {
                 check(listed == baseline, "basic.get listed " + listed + " of " + baseline);
                 awaitParked(parkingLot, messages);
                 overGet[round - 1] = (messages / again[round - 1]) / (baseline / got);
-                System.out.printf(Locale.ROOT, "| %d | %.0f | %s | %.0f | %.2f× | %.0f | %s | %.0f | %.2f× | %.0f | %.1f× |%n",
-                        round, first[round - 1], cpu(brokerCpu, before, after), firstFloor[round - 1],
+                System.out.printf(Locale.ROOT,
+                        "| %d | %.0f | %s | %.0f | %.2f× | %.0f | %s | %.0f | %.2f× | %.0f | %.1f× |%n", round,
+                        first[round - 1], cpu(brokerCpu, before, after), firstFloor[round - 1],
                         first[round - 1] / firstFloor[round - 1], again[round - 1],
                         cpu(brokerCpu, beforeAgain, afterAgain), againFloor[round - 1],
                         again[round - 1] / againFloor[round - 1], got, overGet[round - 1]);

@@ -81,7 +81,7 @@ public record Failure(Optional<String> exception, Optional<String> message, Opti
             }
             at = end;
         }
-        return joinNumbers(masked);
+        return joinMasks(masked);
     }
 
     /** Masks the hexadecimal ids and the numbers among a word's parts between dashes and underscores. */
@@ -124,13 +124,14 @@ public record Failure(Optional<String> exception, Optional<String> message, Opti
      * One mask for a number written with points or separators between its digits, {@code #.#.#} to {@code #}, and
      * for masks joined by dashes or underscores, {@code #-#-#} to {@code #}.
      */
-    private static String joinNumbers(StringBuilder masked) {
+    private static String joinMasks(StringBuilder masked) {
         char mask = MASK.charAt(0);
         int write = 0;
         for (int read = 0; read < masked.length(); read++) {
             char c = masked.charAt(read);
-            boolean separator = (c == '.' || c == ',' || c == '-' || c == '_') && write > 0 && masked.charAt(write - 1) == mask
-                    && read + 1 < masked.length() && masked.charAt(read + 1) == mask;
+            boolean between = write > 0 && masked.charAt(write - 1) == mask && read + 1 < masked.length()
+                    && masked.charAt(read + 1) == mask;
+            boolean separator = between && (c == '.' || c == ',' || c == '-' || c == '_');
             if (separator) {
                 read++; // the mask after it is the same number's
                 continue;
