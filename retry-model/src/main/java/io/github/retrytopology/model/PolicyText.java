@@ -64,7 +64,7 @@ public final class PolicyText {
         return String.join(", ", delays.subList(0, delays.size() - 1)) + " and " + delays.get(delays.size() - 1);
     }
 
-    /** What sends a message to a tier, as a picture's arrow says it: {@code attempt 1 failed}, or a range for the last. */
+    /** What sends a message to a tier, as a picture's arrow says it: {@code attempt 1 failed}, a range for the last. */
     public static String tierCause(Service service, Tier tier) {
         int attempts = service.retryPolicy().maxAttempts();
         boolean repeats = tier.number() == service.tiers().size() && tier.number() < attempts - 1;

@@ -71,8 +71,8 @@ public final class TopologyDiagram {
         List<TierNode> tierNodes = new ArrayList<>();
         for (Tier tier : tiers) {
             tierNodes.add(new TierNode(id + "_t" + tier.number(),
-                    label(tier.queue()) + "<br/>TTL " + Durations.format(tier.delay()), PolicyText.tierCause(service, tier),
-                    "after " + Durations.format(tier.delay())));
+                    label(tier.queue()) + "<br/>TTL " + Durations.format(tier.delay()),
+                    PolicyText.tierCause(service, tier), "after " + Durations.format(tier.delay())));
         }
         List<String> park = PolicyText.parkCauses(service);
         String brokerDelay = PolicyText.brokerRetryCause(service)

@@ -367,7 +367,8 @@ public final class RetryCommand implements Callable<Integer> {
             if (ids != null) {
                 filter = filter.ids(ids);
             }
-            ReplayOptions options = ReplayOptions.limit(limit).dryRun(dryRun).replayedBy(operator.name + " (retry replay)");
+            ReplayOptions options = ReplayOptions.limit(limit).dryRun(dryRun)
+                    .replayedBy(operator.name + " (retry replay)");
             if (rate != null) {
                 options = options.rate(rate);
             }

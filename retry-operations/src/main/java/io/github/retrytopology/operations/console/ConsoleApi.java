@@ -292,8 +292,8 @@ final class ConsoleApi implements HttpHandler {
         if (byGroup) {
             String key = text(body.path("group"), "group");
             filter = ReplayFilter.all().failure(key);
-            // The group as its page counted it: the replay stops looking once it has them, and leaves those parked
-            // since for another look.
+            // The group as its page counted it: the replay stops looking once it has them, and messages parked in
+            // the group since stay for another look.
             expected = body.path("expected").isIntegralNumber() && body.path("expected").asLong() > 0
                     ? body.path("expected").asLong() : null;
             limit = expected == null ? Integer.MAX_VALUE : (int) Math.min(expected, Integer.MAX_VALUE);

@@ -142,8 +142,8 @@ public final class TopologyPicture {
         List<Step> steps = new ArrayList<>(tiers.size() + 1);
         for (Tier tier : tiers) {
             String delay = Durations.format(tier.delay());
-            steps.add(new Step(TIER, List.of(tier.queue(), "TTL " + delay), List.of(PolicyText.tierCause(service, tier)),
-                    List.of("after " + delay)));
+            steps.add(new Step(TIER, List.of(tier.queue(), "TTL " + delay),
+                    List.of(PolicyText.tierCause(service, tier)), List.of("after " + delay)));
         }
         steps.add(new Step(PARKING_LOT, List.of(service.parkingLot()), PolicyText.parkCauses(service), List.of()));
         List<String> loop = PolicyText.brokerRetryCause(service)

@@ -20,6 +20,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +30,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -121,7 +127,7 @@ class RetryCommandIT {
         broker.declare(spec);
         ParkingLot parkingLot = ParkingLot.of(broker.connect("cli-it"), orders);
         for (int i = 0; i < 3; i++) {
-            park(orders, "order.created", "timeout-" + i, new java.io.IOException("timeout after " + (500 + i) + " ms"),
+            park(orders, "order.created", "timeout-" + i, new IOException("timeout after " + (500 + i) + " ms"),
                     NOW.minusSeconds(90 - i));
         }
         park(orders, "order.created", "locked", new IllegalStateException("order 7 is locked"), NOW.minusSeconds(30));
@@ -155,18 +161,22 @@ class RetryCommandIT {
         command.setOut(new PrintWriter(out, true));
         command.setErr(new PrintWriter(new StringWriter(), true));
         ConsoleCommand console = (ConsoleCommand) command.getSubcommands().get("console").getCommand();
-        var serving = java.util.concurrent.Executors.newSingleThreadExecutor().submit(() -> command.execute("--uri", uri,
-                "--management-uri", management, "--spec", SPEC.toString(), "console", "--port", "0", "--read-only",
-                "--as", "alice"));
-        await().atMost(10, SECONDS).until(() -> out.toString().contains(" at http://"));
-        URI page = URI.create(out.toString().substring(out.toString().indexOf("http://")).split("\\s")[0]);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        Future<Integer> serving = executor.submit(() -> command.execute("--uri", uri, "--management-uri", management,
+                "--spec", SPEC.toString(), "console", "--port", "0", "--read-only", "--as", "alice"));
+        HttpResponse<String> session;
+        try {
+            await().atMost(10, SECONDS).until(() -> out.toString().contains(" at http://"));
+            URI page = URI.create(out.toString().substring(out.toString().indexOf("http://")).split("\\s")[0]);
+            session = HttpClient.newHttpClient().send(HttpRequest.newBuilder(page.resolve("/api/session")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } finally {
+            console.stop.countDown();
+            executor.shutdown();
+        }
 
-        var session = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                page.resolve("/api/session")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        console.stop.countDown();
-
-        assertThat(out.toString()).startsWith("retry console of fast-retries.yml (virtual host '" + broker.name() + "') at "
-                + "http://127.0.0.1:").endsWith(" (read-only)\n").doesNotContain("guest");
+        assertThat(out.toString()).startsWith("retry console of fast-retries.yml (virtual host '" + broker.name()
+                + "') at http://127.0.0.1:").endsWith(" (read-only)\n").doesNotContain("guest");
         JsonNode read = JSON.readTree(session.body());
         assertThat(read.path("readOnly").asBoolean()).isTrue();
         assertThat(read.path("operator").asText()).isEqualTo("alice");

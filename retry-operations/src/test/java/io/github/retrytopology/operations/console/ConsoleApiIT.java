@@ -121,7 +121,8 @@ class ConsoleApiIT {
 
         assertThat(overview.path("management").path("available").asBoolean()).isFalse();
         assertThat(overview.path("management").path("error").asText())
-                .startsWith("the management API did not answer (").endsWith("depths are read over AMQP, and there are no rates");
+                .startsWith("the management API did not answer (")
+                .endsWith("depths are read over AMQP, and there are no rates");
         JsonNode service = overview.path("services").get(0);
         assertThat(service.path("parked").asLong()).isEqualTo(2);
         assertThat(service.path("queueDepth").path("ready").asLong()).isZero();

@@ -47,6 +47,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
@@ -177,8 +178,8 @@ class ConsoleBrowserIT {
         timeouts.findElement(By.cssSelector("[data-testid=group-link]")).click();
         wait.until(driver -> driver.findElements(By.cssSelector("[data-testid=message-row]")).size() == 12);
         screenshot("3-group");
-        browser.findElement(By.cssSelector("[data-testid=message-row][data-id=id-timeout-3] [data-testid=message-link]"))
-                .click();
+        browser.findElement(By.cssSelector(
+                "[data-testid=message-row][data-id=id-timeout-3] [data-testid=message-link]")).click();
         WebElement body = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("message-body")));
         assertThat(body.getText()).isEqualTo("timeout-3");
         assertThat(browser.findElement(By.cssSelector("[data-testid=failures]")).getText())
@@ -195,7 +196,7 @@ class ConsoleBrowserIT {
         screenshot("5-replay-at-20-a-second");
         WebElement start = browser.findElement(By.id("replay-start"));
         // A double click: the page sends one request, and the console would take a second one for the first.
-        new org.openqa.selenium.interactions.Actions(browser).doubleClick(start).perform();
+        new Actions(browser).doubleClick(start).perform();
 
         wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 12"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=group-empty]")));

@@ -94,49 +94,64 @@ public final class ParkingLotBenchmark {
                     + "only | read again: ms | JVM CPU ms | broker CPU ms | count only: ms | over count only "
                     + "| basic.get over " + baseline + ": ms | again over basic.get |");
             System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-            double[] first = new double[rounds];
-            double[] firstFloor = new double[rounds];
-            double[] again = new double[rounds];
-            double[] againFloor = new double[rounds];
+            List<Pass> firsts = new ArrayList<>();
+            List<Pass> agains = new ArrayList<>();
             double[] overGet = new double[rounds];
             for (int round = 1; round <= rounds; round++) {
                 fill(connection, read, messages, size);
                 fill(connection, counted, messages, size);
-                // Each reading on a quiet broker, so that none is timed with the work the one before left it.
-                brokerCpu.awaitQuiet();
-                Cpu before = Cpu.now(brokerCpu);
-                first[round - 1] = groups(parkingLot, messages, round);
-                Cpu after = Cpu.now(brokerCpu);
-                brokerCpu.awaitQuiet();
-                firstFloor[round - 1] = countOnly(connection, counted, messages);
-                brokerCpu.awaitQuiet();
-                Cpu beforeAgain = Cpu.now(brokerCpu);
-                again[round - 1] = groups(parkingLot, messages, round);
-                Cpu afterAgain = Cpu.now(brokerCpu);
-                brokerCpu.awaitQuiet();
-                againFloor[round - 1] = countOnly(connection, counted, messages);
+                Pass first = Pass.run(parkingLot, connection, counted, brokerCpu, messages, round);
+                Pass again = Pass.run(parkingLot, connection, counted, brokerCpu, messages, round);
+                firsts.add(first);
+                agains.add(again);
                 long began = System.nanoTime();
                 int listed = parkingLot.list(baseline).size();
                 double got = (System.nanoTime() - began) / 1e6;
                 check(listed == baseline, "basic.get listed " + listed + " of " + baseline);
                 awaitParked(parkingLot, messages);
-                overGet[round - 1] = (messages / again[round - 1]) / (baseline / got);
-                System.out.printf(Locale.ROOT,
-                        "| %d | %.0f | %s | %.0f | %.2f× | %.0f | %s | %.0f | %.2f× | %.0f | %.1f× |%n", round,
-                        first[round - 1], cpu(brokerCpu, before, after), firstFloor[round - 1],
-                        first[round - 1] / firstFloor[round - 1], again[round - 1],
-                        cpu(brokerCpu, beforeAgain, afterAgain), againFloor[round - 1],
-                        again[round - 1] / againFloor[round - 1], got, overGet[round - 1]);
+                overGet[round - 1] = (messages / again.grouped()) / (baseline / got);
+                System.out.printf(Locale.ROOT, "| %d | %s | %s | %.0f | %.1f× |%n", round, first, again, got,
+                        overGet[round - 1]);
             }
-            System.out.printf(Locale.ROOT, "%nmedian: %,d messages grouped in %.0f ms (range %.0f–%.0f) on a first "
-                    + "reading, where consumers that only count took %.0f ms; in %.0f ms (range %.0f–%.0f) read again, "
-                    + "where they took %.0f ms; %.1f× the rate of basic.get%n", messages, median(first),
-                    min(first), max(first), median(firstFloor), median(again), min(again), max(again),
-                    median(againFloor), median(overGet));
+            System.out.printf(Locale.ROOT, "%nmedian: %,d messages grouped on a first reading in %s; read again, in "
+                    + "%s; %.1f× the rate of basic.get%n", messages, Pass.summary(firsts), Pass.summary(agains),
+                    median(overGet));
         } finally {
             management.deleteVhost(VHOST);
         }
         System.exit(0);
+    }
+
+    /**
+     * One reading of each lot, each on a quiet broker, so that none is timed with the work the one before left it:
+     * by group, with the JVM's and the broker's CPU, then by consumers that only count.
+     */
+    private record Pass(double grouped, String cpu, double counted) {
+
+        static Pass run(ParkingLot parkingLot, Connection connection, Service counted, BrokerCpu brokerCpu,
+                int messages, int round) throws Exception {
+            brokerCpu.awaitQuiet();
+            Cpu before = Cpu.now(brokerCpu);
+            double grouped = groups(parkingLot, messages, round);
+            Cpu after = Cpu.now(brokerCpu);
+            brokerCpu.awaitQuiet();
+            return new Pass(grouped, ParkingLotBenchmark.cpu(brokerCpu, before, after),
+                    countOnly(connection, counted, messages));
+        }
+
+        /** Its cells of the table: by group, its CPU, count only, and the ratio. */
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.0f | %s | %.0f | %.2f×", grouped, cpu, counted, grouped / counted);
+        }
+
+        /** The medians of passes, and the range of their readings by group. */
+        static String summary(List<Pass> passes) {
+            double[] grouped = passes.stream().mapToDouble(Pass::grouped).toArray();
+            double[] counted = passes.stream().mapToDouble(Pass::counted).toArray();
+            return String.format(Locale.ROOT, "%.0f ms (range %.0f–%.0f), where consumers that only count took %.0f ms",
+                    median(grouped), min(grouped), max(grouped), median(counted));
+        }
     }
 
     /** Reads the parking lot by group, checks what it found, waits until every message is back; returns its ms. */

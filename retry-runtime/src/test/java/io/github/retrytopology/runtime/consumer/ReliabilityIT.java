@@ -586,13 +586,11 @@ class ReliabilityIT {
 
         assertThat(consumer.stop(Duration.ofSeconds(10))).isTrue();
 
-        Map<Long, Integer> byReturns = new HashMap<>();
+        Map<Integer, Integer> byReturns = new HashMap<>();
         int left = 0;
         for (GetResponse response = channel.basicGet(orders.queue(), true); response != null;
                 response = channel.basicGet(orders.queue(), true)) {
-            Object count = response.getProps().getHeaders() == null ? null
-                    : response.getProps().getHeaders().get("x-delivery-count");
-            byReturns.merge(count == null ? 0L : ((Number) count).longValue(), 1, Integer::sum);
+            byReturns.merge(RetryHeaders.of(response.getProps().getHeaders()).deliveryCount(), 1, Integer::sum);
             left++;
         }
         assertThat(byReturns.keySet()).as("messages by their returns counted by the broker: %s", byReturns)
