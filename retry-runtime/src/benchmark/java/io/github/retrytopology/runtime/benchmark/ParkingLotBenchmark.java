@@ -13,6 +13,9 @@ import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.parkinglot.FailureGroup;
 import io.github.retrytopology.runtime.parkinglot.FailureGroups;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.parkinglot.ReplayOptions;
+import io.github.retrytopology.runtime.parkinglot.ReplayReport;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.TestManagement;
@@ -43,6 +46,11 @@ import java.util.concurrent.TimeUnit;
  * running, its code compiled, when the person on call opens a parking lot. After each reading it checks that every
  * message was counted, in the groups it was parked in, and is parked still.
  *
+ * <p>Last in each round, it replays {@value #SPREAD} messages chosen by id and spread evenly through the parking
+ * lot, the last of them at 97.5% of it: a thin group, which a replay finds only by looking at nearly every parked
+ * message. Its baseline is the round's second reading by consumers that only count, since the messages have been
+ * delivered before by then.
+ *
  * <pre>
  * ./mvnw -pl retry-runtime -am verify -Pbenchmark -Dbenchmark.main=io.github.retrytopology.runtime.benchmark.ParkingLotBenchmark \
  *     -Dbenchmark.args="--messages 100000 --rounds 5"
@@ -54,6 +62,8 @@ public final class ParkingLotBenchmark {
 
     private static final String VHOST = "retry-benchmark-parking-lot";
     private static final int FAILURES = 20;
+    /** How many messages the replay of each round takes, spread through the parking lot. */
+    private static final int SPREAD = 20;
 
     private ParkingLotBenchmark() {
     }
@@ -92,11 +102,14 @@ public final class ParkingLotBenchmark {
             BrokerCpu brokerCpu = BrokerCpu.of(management);
             System.out.println("| round | first reading: ms | JVM CPU ms | broker CPU ms | count only: ms | over count "
                     + "only | read again: ms | JVM CPU ms | broker CPU ms | count only: ms | over count only "
-                    + "| basic.get over " + baseline + ": ms | again over basic.get |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                    + "| basic.get over " + baseline + ": ms | again over basic.get "
+                    + "| replay of " + SPREAD + " spread: ms | over count only |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             List<Pass> firsts = new ArrayList<>();
             List<Pass> agains = new ArrayList<>();
             double[] overGet = new double[rounds];
+            double[] replays = new double[rounds];
+            double[] overCounted = new double[rounds];
             for (int round = 1; round <= rounds; round++) {
                 fill(connection, read, messages, size);
                 fill(connection, counted, messages, size);
@@ -110,12 +123,19 @@ public final class ParkingLotBenchmark {
                 check(listed == baseline, "basic.get listed " + listed + " of " + baseline);
                 awaitParked(parkingLot, messages);
                 overGet[round - 1] = (messages / again.grouped()) / (baseline / got);
-                System.out.printf(Locale.ROOT, "| %d | %s | %s | %.0f | %.1f× |%n", round, first, again, got,
-                        overGet[round - 1]);
+                brokerCpu.awaitQuiet();
+                replays[round - 1] = replaySpread(connection, parkingLot, read, messages, round);
+                overCounted[round - 1] = replays[round - 1] / again.counted();
+                System.out.printf(Locale.ROOT, "| %d | %s | %s | %.0f | %.1f× | %.0f | %.2f× |%n", round, first, again,
+                        got, overGet[round - 1], replays[round - 1], overCounted[round - 1]);
             }
             System.out.printf(Locale.ROOT, "%nmedian: %,d messages grouped on a first reading in %s; read again, in "
                     + "%s; %.1f× the rate of basic.get%n", messages, Pass.summary(firsts), Pass.summary(agains),
                     median(overGet));
+            System.out.printf(Locale.ROOT, "median: %d messages spread through the parking lot replayed in %.0f ms "
+                    + "(range %.0f–%.0f), %.2f× (%.2f–%.2f×) the time consumers that only count take to read it%n",
+                    SPREAD, median(replays), min(replays), max(replays), median(overCounted), min(overCounted),
+                    max(overCounted));
         } finally {
             management.deleteVhost(VHOST);
         }
@@ -165,6 +185,31 @@ public final class ParkingLotBenchmark {
         check(read.groups().size() == FAILURES, "round " + round + " found " + read.groups().size() + " groups, not "
                 + FAILURES + ": " + read.groups());
         awaitParked(parkingLot, messages);
+        return took;
+    }
+
+    /**
+     * Replays {@value #SPREAD} messages spread through the parking lot to the service's queue, checks that each went
+     * there and nothing else left the parking lot, and empties the service's queue again; returns the replay's ms.
+     */
+    private static double replaySpread(Connection connection, ParkingLot parkingLot, Service service, int messages,
+            int round) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int k = 0; k < SPREAD; k++) {
+            ids.add("m-" + (long) (2 * k + 1) * messages / (2 * SPREAD));
+        }
+        long began = System.nanoTime();
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(ids), ReplayOptions.limit(SPREAD));
+        double took = (System.nanoTime() - began) / 1e6;
+        check(report.replayed() == SPREAD, "round " + round + " replayed " + report.replayed() + " of " + SPREAD);
+        awaitParked(parkingLot, messages - SPREAD);
+        Channel channel = connection.createChannel();
+        try {
+            long queued = channel.queuePurge(service.queue()).getMessageCount();
+            check(queued == SPREAD, "round " + round + ": the service's queue held " + queued + ", not " + SPREAD);
+        } finally {
+            channel.close();
+        }
         return took;
     }
 

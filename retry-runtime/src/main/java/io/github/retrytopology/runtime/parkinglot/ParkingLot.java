@@ -255,7 +255,6 @@ public final class ParkingLot {
         Instant now = clock.instant();
         Channel channel = connection.createChannel();
         AtomicReference<String> returned = new AtomicReference<>();
-        List<Long> left = new ArrayList<>();
         Map<String, Integer> previewed = new LinkedHashMap<>();
         List<ParkedMessage> preview = new ArrayList<>();
         Set<String> sent = new HashSet<>();
@@ -263,71 +262,63 @@ public final class ParkingLot {
         int matched = 0;
         int replayed = 0;
         int twins = 0;
+        ParkingLotCursor cursor;
         try {
             channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
             channel.confirmSelect();
-            long parked = channel.messageCount(queue());
-            // It reads no further than the limit's last message: a twin parked after it stays parked.
-            while (scanned < parked && matched < limit) {
-                options.progress().update(scanned, matched, replayed);
-                GetResponse response = channel.basicGet(queue(), false);
-                if (response == null) {
-                    break;
-                }
-                scanned++;
-                long tag = response.getEnvelope().getDeliveryTag();
-                ParkedMessage message = ParkedMessage.of(response);
-                Optional<String> twinKey = message.twinKey();
-                if (twinKey.isPresent() && (sent.contains(twinKey.get()) || previewed.containsKey(twinKey.get()))) {
-                    twins++;
-                    if (dryRun) {
-                        int index = previewed.get(twinKey.get());
-                        preview.set(index, preview.get(index).withCopies(preview.get(index).copies() + 1));
-                        left.add(tag);
-                    } else {
-                        channel.basicAck(tag, false); // its twin is back in the service's queue already
+            cursor = ParkingLotCursor.open(connection, queue(), channel.messageCount(queue()), ticker);
+            // What it does not acknowledge goes back to the parking lot when the cursor closes.
+            try (cursor) {
+                // It reads no further than the limit's last message: a twin parked after it stays parked.
+                while (matched < limit) {
+                    options.progress().update(scanned, matched, replayed);
+                    ParkingLotCursor.Delivery delivery = cursor.next();
+                    if (delivery == null) {
+                        break;
                     }
-                    continue;
+                    scanned++;
+                    ParkedMessage message = delivery.message();
+                    Optional<String> twinKey = message.twinKey();
+                    if (twinKey.isPresent() && (sent.contains(twinKey.get()) || previewed.containsKey(twinKey.get()))) {
+                        twins++;
+                        if (dryRun) {
+                            int index = previewed.get(twinKey.get());
+                            preview.set(index, preview.get(index).withCopies(preview.get(index).copies() + 1));
+                        } else {
+                            delivery.acknowledge(); // its twin is back in the service's queue already
+                        }
+                        continue;
+                    }
+                    if (!filter.matches(message, now)) {
+                        continue;
+                    }
+                    matched++;
+                    if (dryRun) {
+                        twinKey.ifPresent(key -> previewed.put(key, preview.size()));
+                        preview.add(message);
+                        continue;
+                    }
+                    if (pace.isPresent()) {
+                        await(pace.get());
+                    }
+                    AMQP.BasicProperties properties = RetryHeaders.republish(message.properties(),
+                            message.headers().forReplay(clock.instant(), options.replayedBy()));
+                    channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
+                    awaitConfirm(channel);
+                    if (returned.get() != null) {
+                        throw new RetryRuntimeException("the broker returned a replayed message (" + returned.get()
+                                + "); does queue " + service.queue() + " exist? It stays parked");
+                    }
+                    delivery.acknowledge();
+                    twinKey.ifPresent(sent::add);
+                    replayed++;
+                    options.progress().update(scanned, matched, replayed);
                 }
-                if (!filter.matches(message, now)) {
-                    left.add(tag);
-                    continue;
-                }
-                matched++;
-                if (dryRun) {
-                    twinKey.ifPresent(key -> previewed.put(key, preview.size()));
-                    preview.add(message);
-                    left.add(tag);
-                    continue;
-                }
-                if (pace.isPresent()) {
-                    await(pace.get());
-                }
-                AMQP.BasicProperties properties = RetryHeaders.republish(message.properties(),
-                        message.headers().forReplay(clock.instant(), options.replayedBy()));
-                channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
-                awaitConfirm(channel);
-                if (returned.get() != null) {
-                    left.add(tag);
-                    throw new RetryRuntimeException("the broker returned a replayed message (" + returned.get()
-                            + "); does queue " + service.queue() + " exist? It stays parked");
-                }
-                channel.basicAck(tag, false);
-                twinKey.ifPresent(sent::add);
-                replayed++;
-                options.progress().update(scanned, matched, replayed);
             }
         } finally {
-            for (long tag : left) {
-                try {
-                    channel.basicNack(tag, false, true);
-                } catch (IOException | AlreadyClosedException e) {
-                    break; // closing the channel requeues them all the same
-                }
-            }
             close(channel);
         }
-        awaitReturned(left.size());
+        awaitReturned(cursor.returned());
         options.progress().update(scanned, matched, replayed);
         return new ReplayReport(scanned, matched, replayed, twins, dryRun, preview);
     }

@@ -29,7 +29,7 @@ final class ParkingLotReading {
     /** The most unacknowledged messages a quorum queue delivers to one consumer. */
     static final int PER_CHANNEL = 2_000;
     /** The reading ends when this long passes without a delivery: messages left the parking lot while it ran. */
-    private static final Duration IDLE = Duration.ofMillis(500);
+    static final Duration IDLE = Duration.ofMillis(500);
     /** Channels the connection keeps for others while a reading runs. */
     private static final int SPARE_CHANNELS = 16;
 
@@ -68,8 +68,7 @@ final class ParkingLotReading {
             if (target <= 0) {
                 return 0;
             }
-            int available = connection.getChannelMax() == 0 ? 2_047 : connection.getChannelMax();
-            long wanted = Math.min((target + PER_CHANNEL - 1) / PER_CHANNEL, Math.max(1, available - SPARE_CHANNELS));
+            int wanted = channelsFor(connection, target);
             synchronized (lock) {
                 lastDelivery = ticker.getAsLong();
             }
@@ -88,6 +87,15 @@ final class ParkingLotReading {
                 ParkingLot.close(channel);
             }
         }
+    }
+
+    /**
+     * How many channels it takes to hold {@code target} messages unacknowledged, as many as the connection can spare
+     * at most.
+     */
+    static int channelsFor(Connection connection, long target) {
+        int available = connection.getChannelMax() == 0 ? 2_047 : connection.getChannelMax();
+        return (int) Math.min((target + PER_CHANNEL - 1) / PER_CHANNEL, Math.max(1, available - SPARE_CHANNELS));
     }
 
     private void subscribe(Channel channel, String queue) throws IOException {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.RetrySpec;
@@ -227,6 +228,45 @@ class ParkingLotIT {
         assertThat(report.replayed()).isEqualTo(2);
         assertThat(report.scanned()).as("parked messages looked at").isEqualTo(2);
         assertParked(50);
+    }
+
+    @Test
+    void replaysAFewMessagesSpreadThroughMoreThanOneConsumerMayHold() throws Exception {
+        int parked = 2 * ParkingLotReading.PER_CHANNEL + 500;
+        for (int i = 0; i < parked; i++) {
+            publishParked("order.created", "m" + i, new IllegalStateException("boom"), NOW);
+        }
+        channel.waitForConfirmsOrDie(30_000);
+
+        ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(List.of("id-m10", "id-m2200", "id-m4400")),
+                10, false);
+
+        assertThat(report.scanned()).as("parked messages looked at").isEqualTo(parked);
+        assertThat(report.replayed()).isEqualTo(3);
+        assertThat(bodies(orders.queue())).containsExactlyInAnyOrder("m10", "m2200", "m4400");
+        assertParked(parked - 3);
+        assertThat(parkingLot.groups(100_000).scanned()).as("every other message parked still").isEqualTo(parked - 3);
+    }
+
+    @Test
+    void aReplayWhoseConnectionIsLostMidwayLeavesEachMessageParkedOrReplayed() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            park("order.created", "m" + i, new IllegalStateException("boom"), NOW);
+        }
+        Connection lost = broker.connect("parking-lot-it-lost");
+        ParkingLot lostLot = ParkingLot.of(lost, orders, Clock.fixed(NOW, ZoneOffset.UTC));
+
+        assertThatThrownBy(() -> lostLot.replay(ReplayFilter.all(), ReplayOptions.limit(10).rate(50)
+                .progress((scanned, matched, replayed) -> {
+                    if (replayed == 2) {
+                        lost.abort();
+                    }
+                }))).isInstanceOfAny(IOException.class, AlreadyClosedException.class);
+
+        assertThat(bodies(orders.queue())).containsExactlyInAnyOrder("m0", "m1");
+        assertParked(4);
+        assertThat(parkingLot.list(10)).extracting(message -> new String(message.body(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("m2", "m3", "m4", "m5");
     }
 
     @Test
