@@ -266,7 +266,8 @@ public final class ParkingLot {
         try {
             channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
             channel.confirmSelect();
-            cursor = ParkingLotCursor.open(connection, queue(), channel.messageCount(queue()), ticker);
+            cursor = ParkingLotCursor.open(connection, queue(), channel.messageCount(queue()), ticker,
+                    message -> filter.matches(message, now), ParkingLotCursor.BUDGET);
             // What it does not acknowledge goes back to the parking lot when the cursor closes.
             try (cursor) {
                 // It reads no further than the limit's last message: a twin parked after it stays parked.
@@ -289,8 +290,8 @@ public final class ParkingLot {
                         }
                         continue;
                     }
-                    if (!filter.matches(message, now)) {
-                        continue;
+                    if (!delivery.wanted()) {
+                        continue; // the filter does not take it: it has no body, and goes back with the cursor
                     }
                     matched++;
                     if (dryRun) {

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The parked messages of a queue one at a time, oldest first, each to be acknowledged, which takes it from the
@@ -22,36 +24,62 @@ import java.util.function.LongSupplier;
  * all of them, one round trip each. A cursor consumes instead, and holds what it has looked at without acknowledging
  * it, so that the parking lot hands it the next message, not the same one again. A quorum queue hands one consumer
  * at most {@value ParkingLotReading#PER_CHANNEL} unacknowledged messages, so the cursor subscribes on one more
- * channel each time the last is full. At most two channels' worth of messages wait in memory at a time; those
- * looked at and left keep nothing but their place.
+ * channel each time the last is full: one channel ahead of the message it hands out.
+ *
+ * <p>What waits in memory is bounded. A message the caller does not want loses its body as it arrives: a replay
+ * looks at its headers only. The bodies of those it wants wait up to {@code budget} bytes; each new channel holds at
+ * most as many messages as the budget takes of the largest body seen so far, and the first only a few, so that
+ * large messages do not fill memory before the cursor knows their size.
  *
  * <p>Not thread-safe: one thread takes the messages and acknowledges them.
  */
 final class ParkingLotCursor implements AutoCloseable {
 
+    /** Bodies of wanted messages that may wait in memory, by default. */
+    static final long BUDGET = 64L << 20;
+    /** How many messages the first channel holds, before the cursor knows how large the bodies are. */
+    private static final int FIRST_PREFETCH = 16;
+    private static final byte[] NO_BODY = new byte[0];
+
     private final Connection connection;
     private final String queue;
     private final long target;
     private final LongSupplier ticker;
+    private final Predicate<ParkedMessage> wanted;
+    private final long budget;
+    private final int maxChannels;
     private final BlockingQueue<Delivery> arrived = new LinkedBlockingQueue<>();
     private final List<Subscription> subscriptions = new ArrayList<>();
-    private final int maxChannels;
+    /** The bytes of the wanted bodies that arrived and were not handed out yet. */
+    private final AtomicLong waiting = new AtomicLong();
+    /** The largest body that arrived, wanted or not. */
+    private final AtomicLong largest = new AtomicLong();
+    private final AtomicLong delivered = new AtomicLong();
     private volatile boolean closed;
     private volatile ShutdownSignalException lost;
     private long taken;
     private long returned;
+    private long mostWaiting;
 
-    private ParkingLotCursor(Connection connection, String queue, long target, LongSupplier ticker) {
+    private ParkingLotCursor(Connection connection, String queue, long target, LongSupplier ticker,
+            Predicate<ParkedMessage> wanted, long budget) {
         this.connection = connection;
         this.queue = queue;
         this.target = target;
         this.ticker = ticker;
-        this.maxChannels = ParkingLotReading.channelsFor(connection, target);
+        this.wanted = wanted;
+        this.budget = budget;
+        this.maxChannels = ParkingLotReading.channelsAvailable(connection);
     }
 
-    /** A cursor over the first {@code target} messages of the queue: those parked when a replay begins. */
-    static ParkingLotCursor open(Connection connection, String queue, long target, LongSupplier ticker) {
-        return new ParkingLotCursor(connection, queue, target, ticker);
+    /**
+     * A cursor over the first {@code target} messages of the queue, those parked when a replay begins, that keeps
+     * the bodies of the messages {@code wanted} takes, up to {@code budget} bytes of them waiting at a time. The
+     * predicate runs on the client's consumer threads, and must be thread-safe.
+     */
+    static ParkingLotCursor open(Connection connection, String queue, long target, LongSupplier ticker,
+            Predicate<ParkedMessage> wanted, long budget) {
+        return new ParkingLotCursor(connection, queue, target, ticker, wanted, budget);
     }
 
     /**
@@ -68,9 +96,7 @@ final class ParkingLotCursor implements AutoCloseable {
         long deadline = ticker.getAsLong() + ParkingLotReading.IDLE.toNanos();
         while (true) {
             checkOpen();
-            // One channel ahead: the broker fills the next while the messages of the last are looked at.
-            if (subscriptions.size() < maxChannels && arrived.size() < ParkingLotReading.PER_CHANNEL
-                    && (subscriptions.isEmpty() || subscriptions.get(subscriptions.size() - 1).full())) {
+            if (ahead()) {
                 subscribe();
                 deadline = ticker.getAsLong() + ParkingLotReading.IDLE.toNanos();
             }
@@ -86,12 +112,26 @@ final class ParkingLotCursor implements AutoCloseable {
             if (delivery != null) {
                 checkOpen();
                 taken++;
+                mostWaiting = Math.max(mostWaiting, waiting.getAndAdd(-delivery.message.body().length));
                 return delivery;
             }
             if (ticker.getAsLong() - deadline >= 0) {
                 return null;
             }
         }
+    }
+
+    /**
+     * Whether to subscribe on one more channel: when the last is full, what waits is less than a channel's worth
+     * and within the budget, and the target is not reached yet.
+     */
+    private boolean ahead() {
+        if (subscriptions.isEmpty()) {
+            return true;
+        }
+        Subscription last = subscriptions.get(subscriptions.size() - 1);
+        return last.full() && subscriptions.size() < maxChannels && arrived.size() < ParkingLotReading.PER_CHANNEL
+                && waiting.get() < budget && delivered.get() < target;
     }
 
     private void checkOpen() throws IOException {
@@ -101,10 +141,12 @@ final class ParkingLotCursor implements AutoCloseable {
     }
 
     private void subscribe() throws IOException {
+        int prefetch = subscriptions.isEmpty() ? FIRST_PREFETCH
+                : (int) Math.max(1, Math.min(ParkingLotReading.PER_CHANNEL, budget / Math.max(1, largest.get())));
         Channel channel = connection.createChannel();
-        Subscription subscription = new Subscription(channel);
+        Subscription subscription = new Subscription(channel, prefetch);
         subscriptions.add(subscription);
-        channel.basicQos(ParkingLotReading.PER_CHANNEL);
+        channel.basicQos(prefetch);
         channel.basicConsume(queue, false, subscription);
     }
 
@@ -132,20 +174,38 @@ final class ParkingLotCursor implements AutoCloseable {
         return returned;
     }
 
+    /** How many channels the cursor subscribed on. */
+    int channels() {
+        return subscriptions.size();
+    }
+
+    /** The most bytes of wanted bodies that waited in memory at once, as far as the cursor saw. */
+    long mostWaiting() {
+        return Math.max(mostWaiting, waiting.get());
+    }
+
     /** A parked message handed out by a cursor. */
     final class Delivery {
         private final Subscription subscription;
         private final long tag;
         private final ParkedMessage message;
+        private final boolean wanted;
 
-        private Delivery(Subscription subscription, long tag, ParkedMessage message) {
+        private Delivery(Subscription subscription, long tag, ParkedMessage message, boolean wanted) {
             this.subscription = subscription;
             this.tag = tag;
             this.message = message;
+            this.wanted = wanted;
         }
 
+        /** The message; its body is empty unless the cursor's predicate wanted it. */
         ParkedMessage message() {
             return message;
+        }
+
+        /** Whether the cursor's predicate wanted the message. */
+        boolean wanted() {
+            return wanted;
         }
 
         /** Takes the message from the parking lot. */
@@ -158,12 +218,15 @@ final class ParkingLotCursor implements AutoCloseable {
 
     /** One channel's consumer: what arrived on it, and how many of those were acknowledged. */
     private final class Subscription extends DefaultConsumer {
+        private final int prefetch;
+        /** Written by this channel's consumer thread only: the client hands it one delivery at a time. */
         private volatile long delivered;
         /** Written by the cursor's thread only. */
         private long acknowledged;
 
-        Subscription(Channel channel) {
+        Subscription(Channel channel, int prefetch) {
             super(channel);
+            this.prefetch = prefetch;
         }
 
         @Override
@@ -172,8 +235,17 @@ final class ParkingLotCursor implements AutoCloseable {
             if (closed) {
                 return; // back to the parking lot with its channel
             }
-            delivered++; // only this channel's consumer thread writes it
-            arrived.add(new Delivery(this, envelope.getDeliveryTag(), new ParkedMessage(properties, body, 1)));
+            delivered++;
+            ParkingLotCursor.this.delivered.incrementAndGet();
+            largest.accumulateAndGet(body.length, Math::max);
+            ParkedMessage message = new ParkedMessage(properties, body, 1);
+            boolean keep = wanted.test(message);
+            if (keep) {
+                waiting.addAndGet(body.length);
+            } else {
+                message = new ParkedMessage(properties, NO_BODY, 1);
+            }
+            arrived.add(new Delivery(this, envelope.getDeliveryTag(), message, keep));
         }
 
         @Override
@@ -193,7 +265,7 @@ final class ParkingLotCursor implements AutoCloseable {
 
         /** Whether the broker will send it no more until some are acknowledged. */
         boolean full() {
-            return unacknowledged() >= ParkingLotReading.PER_CHANNEL;
+            return unacknowledged() >= prefetch;
         }
 
         long unacknowledged() {

@@ -94,8 +94,13 @@ final class ParkingLotReading {
      * at most.
      */
     static int channelsFor(Connection connection, long target) {
-        int available = connection.getChannelMax() == 0 ? 2_047 : connection.getChannelMax();
-        return (int) Math.min((target + PER_CHANNEL - 1) / PER_CHANNEL, Math.max(1, available - SPARE_CHANNELS));
+        return (int) Math.min((target + PER_CHANNEL - 1) / PER_CHANNEL, channelsAvailable(connection));
+    }
+
+    /** How many channels a reading may open, leaving the connection's others some. */
+    static int channelsAvailable(Connection connection) {
+        int max = connection.getChannelMax() == 0 ? 2_047 : connection.getChannelMax();
+        return Math.max(1, max - SPARE_CHANNELS);
     }
 
     private void subscribe(Channel channel, String queue) throws IOException {

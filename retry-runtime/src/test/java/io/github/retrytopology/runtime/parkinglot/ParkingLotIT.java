@@ -249,6 +249,36 @@ class ParkingLotIT {
     }
 
     @Test
+    void aCursorKeepsLargeBodiesWithinItsBudgetAndDropsThoseItDoesNotWant() throws Exception {
+        int size = 16 << 10;
+        for (int i = 0; i < 40; i++) {
+            byte[] body = ("m" + i + " ").repeat(size).substring(0, size).getBytes(StandardCharsets.US_ASCII);
+            Parked.publish(channel, orders, "order.created", "id-m" + i, body, new IllegalStateException("boom"), NOW);
+        }
+        channel.waitForConfirmsOrDie(10_000);
+        List<String> seen = new java.util.ArrayList<>();
+
+        ParkingLotCursor cursor = ParkingLotCursor.open(connection, orders.parkingLot(), 40, System::nanoTime,
+                message -> !message.id().equals("id-m3"), 4L * size);
+        try (cursor) {
+            for (var delivery = cursor.next(); delivery != null; delivery = cursor.next()) {
+                String id = delivery.message().id();
+                assertThat(delivery.message().body()).as(id).hasSize(id.equals("id-m3") ? 0 : size);
+                assertThat(delivery.wanted()).isEqualTo(!id.equals("id-m3"));
+                seen.add(id);
+            }
+            assertThat(cursor.channels()).as("16 messages on the first channel, then the budget's 4 a channel")
+                    .isEqualTo(7);
+            assertThat(cursor.mostWaiting()).as("bytes waiting at most: the first channel's").isLessThanOrEqualTo(
+                    16L * size);
+        }
+
+        assertThat(seen).hasSize(40).doesNotHaveDuplicates();
+        assertThat(cursor.returned()).isEqualTo(40);
+        assertParked(40);
+    }
+
+    @Test
     void aReplayWhoseConnectionIsLostMidwayLeavesEachMessageParkedOrReplayed() throws Exception {
         for (int i = 0; i < 6; i++) {
             park("order.created", "m" + i, new IllegalStateException("boom"), NOW);
