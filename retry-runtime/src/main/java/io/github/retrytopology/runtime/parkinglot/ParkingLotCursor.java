@@ -54,7 +54,8 @@ final class ParkingLotCursor implements AutoCloseable {
     private final AtomicLong waiting = new AtomicLong();
     /** The largest body that arrived, wanted or not. */
     private final AtomicLong largest = new AtomicLong();
-    private final AtomicLong delivered = new AtomicLong();
+    /** Messages that arrived, on every channel. */
+    private final AtomicLong arrivals = new AtomicLong();
     private volatile boolean closed;
     private volatile ShutdownSignalException lost;
     private long taken;
@@ -131,7 +132,7 @@ final class ParkingLotCursor implements AutoCloseable {
         }
         Subscription last = subscriptions.get(subscriptions.size() - 1);
         return last.full() && subscriptions.size() < maxChannels && arrived.size() < ParkingLotReading.PER_CHANNEL
-                && waiting.get() < budget && delivered.get() < target;
+                && waiting.get() < budget && arrivals.get() < target;
     }
 
     private void checkOpen() throws IOException {
@@ -236,7 +237,7 @@ final class ParkingLotCursor implements AutoCloseable {
                 return; // back to the parking lot with its channel
             }
             delivered++;
-            ParkingLotCursor.this.delivered.incrementAndGet();
+            arrivals.incrementAndGet();
             largest.accumulateAndGet(body.length, Math::max);
             ParkedMessage message = new ParkedMessage(properties, body, 1);
             boolean keep = wanted.test(message);
