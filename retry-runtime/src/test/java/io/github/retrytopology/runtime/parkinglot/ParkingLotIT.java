@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -256,7 +257,7 @@ class ParkingLotIT {
             Parked.publish(channel, orders, "order.created", "id-m" + i, body, new IllegalStateException("boom"), NOW);
         }
         channel.waitForConfirmsOrDie(10_000);
-        List<String> seen = new java.util.ArrayList<>();
+        List<String> seen = new ArrayList<>();
 
         ParkingLotCursor cursor = ParkingLotCursor.open(connection, orders.parkingLot(), 40, System::nanoTime,
                 message -> !message.id().equals("id-m3"), 4L * size);
@@ -437,7 +438,7 @@ class ParkingLotIT {
     }
 
     private List<GetResponseHeaders> replayedHeaders(String queue) throws IOException {
-        List<GetResponseHeaders> messages = new java.util.ArrayList<>();
+        List<GetResponseHeaders> messages = new ArrayList<>();
         for (var response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
             messages.add(new GetResponseHeaders(new String(response.getBody(), StandardCharsets.UTF_8),
                     RetryHeaders.of(response.getProps().getHeaders())));
@@ -446,7 +447,7 @@ class ParkingLotIT {
     }
 
     private List<String> bodies(String queue) throws IOException {
-        List<String> bodies = new java.util.ArrayList<>();
+        List<String> bodies = new ArrayList<>();
         for (var response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
             bodies.add(new String(response.getBody(), StandardCharsets.UTF_8));
         }
