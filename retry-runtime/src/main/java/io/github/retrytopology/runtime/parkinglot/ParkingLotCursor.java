@@ -17,8 +17,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * The parked messages of a queue one at a time, oldest first, each to be acknowledged, which takes it from the
- * parking lot, or left, which returns it there when the cursor closes: what a replay reads.
+ * The parked messages of a queue one at a time, in the order the queue hands them out, each to be acknowledged,
+ * which takes it from the parking lot, or left, which returns it there when the cursor closes: what a replay reads.
+ * That is oldest first, except that two neighbours that arrive on different channels may come out swapped.
  *
  * <p>Why not {@code basic.get}: a replay of a few messages spread through a large parking lot must look at nearly
  * all of them, one round trip each. A cursor consumes instead, and holds what it has looked at without acknowledging
