@@ -439,20 +439,7 @@ class ChaosIT {
 
         /** Closes the vhost's connections of this name through the management API; returns how many. */
         int killConnections(String name) throws IOException {
-            int killed = 0;
-            JsonNode connections = JSON.readTree(management().get("api/vhosts/" + TestManagement.encode(vhost)
-                    + "/connections?disable_stats=true"));
-            for (JsonNode connection : connections) {
-                if (name.equals(connection.path("client_properties").path("connection_name").asText())) {
-                    try {
-                        management().delete("api/connections/" + TestManagement.encode(connection.path("name").asText()));
-                        killed++;
-                    } catch (IOException gone) {
-                        // closed between the list and the delete
-                    }
-                }
-            }
-            return killed;
+            return management().closeConnections(vhost, name);
         }
 
         Process startWorker(Path successes) throws IOException {

@@ -1,6 +1,7 @@
 package io.github.retrytopology.runtime.testing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Exchange;
@@ -132,6 +133,26 @@ public final class TestManagement {
     /** Deletes any path of the API, such as {@code api/connections/NAME}, which closes that connection. */
     public void delete(String path) throws IOException {
         send("DELETE", path, null);
+    }
+
+    /**
+     * Closes, from the broker's side, the connections to a virtual host that carry this client-provided name, as an
+     * operator does through the management UI; returns how many it closed.
+     */
+    public int closeConnections(String vhost, String connectionName) throws IOException {
+        int closed = 0;
+        JsonNode connections = JSON.readTree(get("api/vhosts/" + encode(vhost) + "/connections?disable_stats=true"));
+        for (JsonNode connection : connections) {
+            if (connectionName.equals(connection.path("client_properties").path("connection_name").asText())) {
+                try {
+                    delete("api/connections/" + encode(connection.path("name").asText()));
+                    closed++;
+                } catch (StatusException gone) {
+                    // closed between the listing and the delete
+                }
+            }
+        }
+        return closed;
     }
 
     private void deleteIfPresent(String path) throws IOException {
