@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.it.scenarios.CrashingHandler;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.testing.Patience;
 
 /**
  * A consumer process whose handler brings the whole process down on every delivery, as a poison message does to
@@ -22,6 +23,8 @@ public final class CrashingConsumer {
     public static void main(String[] args) throws Exception {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(args[0]);
+        factory.setConnectionTimeout((int) Patience.CONNECT.toMillis());
+        factory.setHandshakeTimeout((int) Patience.CONNECT.toMillis());
         Connection connection = factory.newConnection("crashing-consumer");
         RetryingConsumer.builder(connection, CrashingHandler.routes(context -> Runtime.getRuntime().halt(CRASHED)))
                 .start();

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.runtime.consumer.MessageHandler;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.testing.Patience;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -64,6 +65,8 @@ public final class ChaosWorker {
     public static void main(String[] args) throws Exception {
         ConnectionFactory factory = new ConnectionFactory();
         factory.setUri(args[0]);
+        factory.setConnectionTimeout((int) Patience.CONNECT.toMillis());
+        factory.setHandshakeTimeout((int) Patience.CONNECT.toMillis());
         factory.setNetworkRecoveryInterval(200);
         OutputStream out = new FileOutputStream(Path.of(args[1]).toFile(), true);
         Connection connection = factory.newConnection("chaos-worker");

@@ -197,6 +197,8 @@ public final class Broker {
         }
         factory.setVirtualHost(vhost);
         factory.setNetworkRecoveryInterval(100);
+        factory.setConnectionTimeout((int) Patience.CONNECT.toMillis());
+        factory.setHandshakeTimeout((int) Patience.CONNECT.toMillis());
         return factory;
     }
 

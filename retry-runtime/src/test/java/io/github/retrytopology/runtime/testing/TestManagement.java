@@ -33,7 +33,7 @@ public final class TestManagement {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+            .connectTimeout(Patience.CONNECT).build();
 
     private final List<URI> bases;
     private final String authorization;
@@ -167,7 +167,7 @@ public final class TestManagement {
 
     private String send(String method, String path, String body) throws IOException {
         // an import of thousands of objects takes RabbitMQ minutes
-        Duration timeout = path.startsWith("api/definitions") ? Duration.ofMinutes(10) : Duration.ofSeconds(30);
+        Duration timeout = path.startsWith("api/definitions") ? Duration.ofMinutes(10) : Patience.WAIT;
         ConnectException refused = new ConnectException("no management API answered: " + bases);
         for (URI base : bases) {
             HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
