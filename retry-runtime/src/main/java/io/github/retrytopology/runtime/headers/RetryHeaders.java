@@ -36,9 +36,12 @@ public final class RetryHeaders {
 
     /** How many deliveries of the message have failed so far; the next delivery is attempt this plus one. */
     public static final String ATTEMPTS = "retry-attempts";
-    /** When the message failed for the first time. */
+    /**
+     * When the message failed for the first time; absent where that is not known: a message whose earlier attempts
+     * the broker delayed (they left no header) has only {@value #LAST_FAILURE}.
+     */
     public static final String FIRST_FAILURE = "retry-first-failure";
-    /** When the message failed for the last time. */
+    /** When the message failed for the last time; from its second failure on. */
     public static final String LAST_FAILURE = "retry-last-failure";
     /** The exchange the message was first published to. */
     public static final String ORIGINAL_EXCHANGE = "retry-original-exchange";
@@ -198,7 +201,7 @@ public final class RetryHeaders {
         return value instanceof Number number ? Math.max(0, number.intValue()) : 0;
     }
 
-    /** When the message failed for the first time. */
+    /** When the message failed for the first time; empty if it never failed, or that is not known. */
     public Optional<Instant> firstFailure() {
         return instant(FIRST_FAILURE);
     }
@@ -389,8 +392,11 @@ public final class RetryHeaders {
         String exception = failure.getClass().getName();
         String message = truncate(failure.getMessage() == null ? "" : failure.getMessage(), MAX_MESSAGE_LENGTH);
         next.put(ATTEMPTS, attempt);
-        boolean first = next.putIfAbsent(FIRST_FAILURE, at) == null;
+        // Where the broker delayed the earlier attempts, they left nothing on the message: this failure is then the
+        // last, and when the first was is not known.
+        boolean first = attempt == 1 && !next.containsKey(FIRST_FAILURE);
         if (first) {
+            next.put(FIRST_FAILURE, at);
             next.remove(LAST_FAILURE);
         } else {
             next.put(LAST_FAILURE, at);

@@ -118,6 +118,12 @@ class BrokerDelayIT {
         // A reject cannot change the message: only the last failure is on record, and the broker's counts are not.
         assertThat(headers.failures()).singleElement().asString().contains("attempt 4", "boom on attempt 4");
         assertThat(headers.deliveryCount()).isZero();
+        // The first failure's time is not known, and is not written; the last's is, as the last.
+        assertThat(parked.getProps().getHeaders())
+                .doesNotContainKeys(RetryHeaders.FIRST_FAILURE, RetryHeaders.FAILURES)
+                .containsKey(RetryHeaders.LAST_FAILURE);
+        assertThat(headers.firstFailure()).isEmpty();
+        assertThat(headers.lastFailure()).isPresent().isEqualTo(headers.parkedAt());
         assertThat(count(orders.queue())).isZero();
     }
 
