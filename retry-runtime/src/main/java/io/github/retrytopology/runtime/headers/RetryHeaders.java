@@ -94,6 +94,8 @@ public final class RetryHeaders {
     public static final String X_DEATH = "x-death";
     /** The broker's count of deliveries of a quorum queue message that ended without an answer. */
     public static final String X_DELIVERY_COUNT = "x-delivery-count";
+    /** The broker's count of every earlier delivery of a quorum queue message, RabbitMQ 4.3 and later. */
+    public static final String X_ACQUIRED_COUNT = "x-acquired-count";
 
     /** The most bytes a publish id takes in a header table: its key, a type byte and a long. */
     private static final int PUBLISH_ID_BYTES = 1 + PUBLISH_ID.length() + 1 + 8;
@@ -112,7 +114,7 @@ public final class RetryHeaders {
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
     /** Headers the broker owns, which a published message must not carry over. */
-    private static final Set<String> BROKER_HEADERS = Set.of(X_DELIVERY_COUNT, "x-acquired-count");
+    private static final Set<String> BROKER_HEADERS = Set.of(X_DELIVERY_COUNT, X_ACQUIRED_COUNT);
     /** Headers of the broker's dead-letter history, reset on replay. */
     private static final Set<String> DEATH_HEADERS = Set.of(X_DEATH, "x-first-death-exchange", "x-first-death-queue",
             "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason");
