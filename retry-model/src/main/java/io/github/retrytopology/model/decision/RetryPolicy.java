@@ -186,10 +186,9 @@ public final class RetryPolicy {
             return new Decision.Park(ParkReason.REJECTED, "the handler parked it: " + asked.failure().getMessage());
         }
         if (result instanceof Result.Threw threw) {
-            Optional<String> listed = nonRetryableType(threw.failure());
+            Optional<NonRetryable> listed = nonRetryable(threw.failure());
             if (listed.isPresent()) {
-                return new Decision.Park(ParkReason.NON_RETRYABLE,
-                        threw.failure().getClass().getName() + " is non-retryable (listed: " + listed.get() + ")");
+                return new Decision.Park(ParkReason.NON_RETRYABLE, listed.get().detail());
             }
         }
         if (isLastAttempt(attempt)) {
@@ -200,6 +199,11 @@ public final class RetryPolicy {
 
     /** Returns the listed name that makes this failure non-retryable, if any. */
     public Optional<String> nonRetryableType(Throwable failure) {
+        return nonRetryable(failure).map(NonRetryable::listed);
+    }
+
+    /** The first of the failure and its causes whose class is listed, or a subclass of a listed one. */
+    private Optional<NonRetryable> nonRetryable(Throwable failure) {
         if (nonRetryable.isEmpty()) {
             return Optional.empty();
         }
@@ -207,10 +211,17 @@ public final class RetryPolicy {
         for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
             Optional<String> listed = listedSupertypes.get(cause.getClass());
             if (listed.isPresent()) {
-                return listed;
+                return Optional.of(new NonRetryable(cause, listed.get()));
             }
         }
         return Optional.empty();
+    }
+
+    /** A match of {@code nonRetryable}: the failure or cause that matched, and the listed name it matched. */
+    private record NonRetryable(Throwable cause, String listed) {
+        String detail() {
+            return cause.getClass().getName() + " is non-retryable (listed: " + listed + ")";
+        }
     }
 
     private Optional<String> listedSupertype(Class<?> type) {

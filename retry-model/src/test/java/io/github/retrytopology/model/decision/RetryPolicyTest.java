@@ -65,6 +65,14 @@ class RetryPolicyTest {
     }
 
     @Test
+    void namesTheCauseThatMatchedNotItsWrapper() {
+        Exception failure = new RuntimeException("ledger said no", new java.io.FileNotFoundException("gone"));
+
+        assertThat(policy.decide(1, Result.threw(failure))).isEqualTo(new Decision.Park(ParkReason.NON_RETRYABLE,
+                "java.io.FileNotFoundException is non-retryable (listed: java.io.IOException)"));
+    }
+
+    @Test
     void parksAFailureWhoseInterfaceIsListed() {
         RetryPolicy byInterface = new RetryPolicy(3, Backoff.delays(ofSeconds(1)), List.of(Permanent.class.getName()));
 

@@ -9,9 +9,9 @@ import java.time.Duration;
  * Hears what happens to each delivery, and to the consumers, for metrics and alerts; every method does nothing
  * unless overridden. Retries and parks are reported once the broker has confirmed the republish, so each counts
  * a message that really moved. Methods are called on the consumer's own threads, never on the client's
- * connection thread: {@link #onSuccess} and {@link #onRedelivery} on the handler's thread, the others on the
- * thread that settles confirms, where a slow listener delays the acknowledgements of this consumer's retries and
- * parks (and nothing else). An exception they throw is logged and ignored.
+ * connection thread: {@link #onSuccess}, {@link #onRequeued} and {@link #onRedelivery} on the handler's thread,
+ * the others on the thread that settles confirms, where a slow listener delays the acknowledgements of this
+ * consumer's retries and parks (and nothing else). An exception they throw is logged and ignored.
  */
 public interface RetryListener {
 
@@ -61,7 +61,10 @@ public interface RetryListener {
      * The message was delivered before, and that delivery ended without an answer: a consumer crashed or lost
      * its connection while handling it, or was stopped. Reported on quorum queues, whose {@code x-delivery-count}
      * says so; a classic queue's redelivered flag alone proves nothing (after a broker restart every recovered
-     * message carries it) and is not reported.
+     * message carries it) and is not reported. Nor is it reported where the broker delays retries: RabbitMQ 4.3
+     * counts the reject that retries a failure as it counts a crash (each raises {@code x-delivery-count} and
+     * {@code x-acquired-count}, sets the redelivered flag and is delayed alike), so nothing on a delivery tells
+     * one from the other there.
      *
      * @param deliveryCount how many earlier deliveries ended so, as the broker counts them
      */

@@ -36,9 +36,12 @@ public final class RetryHeaders {
 
     /** How many deliveries of the message have failed so far; the next delivery is attempt this plus one. */
     public static final String ATTEMPTS = "retry-attempts";
-    /** When the message failed for the first time. */
+    /**
+     * When the message failed for the first time; absent where that is not known: a message whose earlier attempts
+     * the broker delayed (they left no header) has only {@value #LAST_FAILURE}.
+     */
     public static final String FIRST_FAILURE = "retry-first-failure";
-    /** When the message failed for the last time. */
+    /** When the message failed for the last time; from its second failure on. */
     public static final String LAST_FAILURE = "retry-last-failure";
     /** The exchange the message was first published to. */
     public static final String ORIGINAL_EXCHANGE = "retry-original-exchange";
@@ -91,6 +94,8 @@ public final class RetryHeaders {
     public static final String X_DEATH = "x-death";
     /** The broker's count of deliveries of a quorum queue message that ended without an answer. */
     public static final String X_DELIVERY_COUNT = "x-delivery-count";
+    /** The broker's count of every earlier delivery of a quorum queue message, RabbitMQ 4.3 and later. */
+    public static final String X_ACQUIRED_COUNT = "x-acquired-count";
 
     /** The most bytes a publish id takes in a header table: its key, a type byte and a long. */
     private static final int PUBLISH_ID_BYTES = 1 + PUBLISH_ID.length() + 1 + 8;
@@ -109,7 +114,7 @@ public final class RetryHeaders {
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
     /** Headers the broker owns, which a published message must not carry over. */
-    private static final Set<String> BROKER_HEADERS = Set.of(X_DELIVERY_COUNT, "x-acquired-count");
+    private static final Set<String> BROKER_HEADERS = Set.of(X_DELIVERY_COUNT, X_ACQUIRED_COUNT);
     /** Headers of the broker's dead-letter history, reset on replay. */
     private static final Set<String> DEATH_HEADERS = Set.of(X_DEATH, "x-first-death-exchange", "x-first-death-queue",
             "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason");
@@ -198,7 +203,7 @@ public final class RetryHeaders {
         return value instanceof Number number ? Math.max(0, number.intValue()) : 0;
     }
 
-    /** When the message failed for the first time. */
+    /** When the message failed for the first time; empty if it never failed, or that is not known. */
     public Optional<Instant> firstFailure() {
         return instant(FIRST_FAILURE);
     }
@@ -389,8 +394,11 @@ public final class RetryHeaders {
         String exception = failure.getClass().getName();
         String message = truncate(failure.getMessage() == null ? "" : failure.getMessage(), MAX_MESSAGE_LENGTH);
         next.put(ATTEMPTS, attempt);
-        boolean first = next.putIfAbsent(FIRST_FAILURE, at) == null;
+        // Where the broker delayed the earlier attempts, they left nothing on the message: this failure is then the
+        // last, and when the first was is not known.
+        boolean first = attempt == 1 && !next.containsKey(FIRST_FAILURE);
         if (first) {
+            next.put(FIRST_FAILURE, at);
             next.remove(LAST_FAILURE);
         } else {
             next.put(LAST_FAILURE, at);

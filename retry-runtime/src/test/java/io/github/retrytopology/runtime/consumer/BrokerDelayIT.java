@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -118,6 +119,12 @@ class BrokerDelayIT {
         // A reject cannot change the message: only the last failure is on record, and the broker's counts are not.
         assertThat(headers.failures()).singleElement().asString().contains("attempt 4", "boom on attempt 4");
         assertThat(headers.deliveryCount()).isZero();
+        // The first failure's time is not known, and is not written; the last's is, as the last.
+        assertThat(parked.getProps().getHeaders())
+                .doesNotContainKeys(RetryHeaders.FIRST_FAILURE, RetryHeaders.FAILURES)
+                .containsKey(RetryHeaders.LAST_FAILURE);
+        assertThat(headers.firstFailure()).isEmpty();
+        assertThat(headers.lastFailure()).isPresent().isEqualTo(headers.parkedAt());
         assertThat(count(orders.queue())).isZero();
     }
 
@@ -171,6 +178,58 @@ class BrokerDelayIT {
 
         await().atMost(15, SECONDS).until(() -> events.successes.get() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(2);
+    }
+
+    @Test
+    void aDelayedRetryAndACrashLookAlikeToTheConsumerSoNeitherIsHeardAsARedelivery() throws Exception {
+        requireDelayedRetry();
+        topology = broker.declare(spec);
+        publish("rejected");
+        publish("crashed");
+        // One consumer holds both: it rejects one, as the consumer does to retry a failure, and dies holding the other.
+        Connection crashing = broker.connect("crashing");
+        Channel holder = crashing.createChannel();
+        holder.basicQos(2);
+        BlockingQueue<Arrival> first = new LinkedBlockingQueue<>();
+        String tag = holder.basicConsume(orders.queue(), false, (consumerTag, delivery) -> first.add(Arrival.of(delivery)),
+                consumerTag -> { });
+        Arrival one = first.poll(10, SECONDS);
+        Arrival two = first.poll(10, SECONDS);
+        assertThat(List.of(one, two)).doesNotContainNull();
+        holder.basicCancel(tag);
+        holder.basicReject((one.body().equals("rejected") ? one : two).tag(), true);
+        holder.queueDeclarePassive(orders.queue()); // a round trip: the reject has been taken
+        crashing.abort();
+
+        BlockingQueue<Arrival> again = new LinkedBlockingQueue<>();
+        channel.basicConsume(orders.queue(), true, (consumerTag, delivery) -> again.add(Arrival.of(delivery)),
+                consumerTag -> { });
+        Arrival back = again.poll(10, SECONDS);
+        Arrival backToo = again.poll(10, SECONDS);
+        assertThat(List.of(back, backToo)).doesNotContainNull().extracting(Arrival::body)
+                .containsExactlyInAnyOrder("rejected", "crashed");
+        assertThat(back.deliveryCount()).isEqualTo(1);
+        assertThat(back.marks()).as("what the broker marks on a retry and on a return after a crash")
+                .isEqualTo(backToo.marks());
+    }
+
+    /** A delivery as a plain consumer saw it: what the broker marks on it, nothing of ours. */
+    record Arrival(String body, long tag, boolean redelivered, long deliveryCount, long acquiredCount) {
+        static Arrival of(com.rabbitmq.client.Delivery delivery) {
+            Map<String, Object> headers = delivery.getProperties().getHeaders() == null
+                    ? Map.of() : delivery.getProperties().getHeaders();
+            return new Arrival(new String(delivery.getBody(), StandardCharsets.UTF_8),
+                    delivery.getEnvelope().getDeliveryTag(), delivery.getEnvelope().isRedeliver(),
+                    count(headers.get(RetryHeaders.X_DELIVERY_COUNT)), count(headers.get(RetryHeaders.X_ACQUIRED_COUNT)));
+        }
+
+        private static long count(Object header) {
+            return header instanceof Number number ? number.longValue() : -1;
+        }
+
+        List<Object> marks() {
+            return List.of(redelivered, deliveryCount, acquiredCount);
+        }
     }
 
     @Test

@@ -63,6 +63,20 @@ class RetryHeadersTest {
     }
 
     @Test
+    void aFailureAfterOthersThatLeftNoHeadersRecordsItAsTheLastAndNoFirst() {
+        // The broker delayed attempts 1 to 3 itself: a reject changes nothing on the message.
+        Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
+        Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
+                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000);
+
+        RetryHeaders read = RetryHeaders.of(headers);
+        assertThat(headers).doesNotContainKeys(RetryHeaders.FIRST_FAILURE, RetryHeaders.FAILURES);
+        assertThat(read.firstFailure()).isEmpty();
+        assertThat(read.lastFailure()).hasValue(LATER);
+        assertThat(read.failures()).containsExactly("attempt 4 at 2026-11-22T10:00:30.000Z: java.lang.IllegalStateException: boom");
+    }
+
+    @Test
     void dropsTheBrokersDeliveryCount() {
         Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
                 .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
