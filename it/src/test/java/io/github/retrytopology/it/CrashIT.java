@@ -16,6 +16,7 @@ import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +63,7 @@ class CrashIT {
             new CountDownLatch(1).await();
         })).start();
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-9");
-        assertThat(handling.await(10, SECONDS)).isTrue();
+        assertThat(handling.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         doomed.abort();
         List<Integer> attempts = new CopyOnWriteArrayList<>();
@@ -77,7 +78,7 @@ class CrashIT {
                 })
                 .start();
 
-        await().atMost(10, SECONDS).until(() -> attempts.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> attempts.size() == 1);
         assertThat(survivor.stop(Duration.ofSeconds(5))).isTrue();
         dying.stop(Duration.ofMillis(100));
         assertThat(attempts).containsExactly(1);
@@ -126,7 +127,7 @@ class CrashIT {
             assertThat(delivery).as("the message, back in its queue after %d failed deliveries", failed).isNotNull();
             channel.basicReject(delivery.getEnvelope().getDeliveryTag(), true);
             failed++;
-            await().atMost(10, SECONDS).until(() -> channel.messageCount(RetryTopology.Patient.QUEUE)
+            await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Patient.QUEUE)
                     + channel.messageCount(RetryTopology.Patient.PARKING_LOT) == 1);
         }
 
@@ -150,7 +151,7 @@ class CrashIT {
 
     /** Waits until the broker has put the message back in the queue or in the parking lot. */
     private void awaitRequeuedOrParked() {
-        await().atMost(10, SECONDS).until(() -> channel.messageCount(RetryTopology.Crashing.QUEUE)
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Crashing.QUEUE)
                 + channel.messageCount(RetryTopology.Crashing.PARKING_LOT) == 1);
     }
 }

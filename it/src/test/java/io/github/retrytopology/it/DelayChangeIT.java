@@ -1,6 +1,5 @@
 package io.github.retrytopology.it;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,6 +11,7 @@ import io.github.retrytopology.it.after.ResizerHandler;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,7 +39,7 @@ class DelayChangeIT {
         channel.confirmSelect();
         String parkingLot = io.github.retrytopology.it.after.RetryTopology.Resizer.PARKING_LOT;
         channel.basicPublish("", parkingLot, null, "parked before the change".getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
 
         Scenarios.importDefinitions(broker, io.github.retrytopology.it.after.RetryTopology.class,
                 io.github.retrytopology.it.after.RetryTopology.VHOST_DEFINITIONS);
@@ -58,7 +58,7 @@ class DelayChangeIT {
         })).start();
         Scenarios.publish(channel, io.github.retrytopology.it.after.RetryTopology.EXCHANGE, "image.uploaded", "photo-1");
 
-        await().atMost(10, SECONDS).until(() -> deliveries.size() == 2);
+        await().atMost(Patience.WAIT).until(() -> deliveries.size() == 2);
         consumer.stop(Duration.ofSeconds(5));
         Duration retryDelay = Duration.between(deliveries.get(0), deliveries.get(1));
         assertThat(retryDelay).as("the retry waited the new 300ms, not the old 5s")

@@ -1,6 +1,5 @@
 package io.github.retrytopology.it;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -21,6 +20,7 @@ import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
 import io.github.retrytopology.runtime.testing.Installation;
 import io.github.retrytopology.runtime.testing.LocalNode;
+import io.github.retrytopology.runtime.testing.Patience;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,11 +76,11 @@ class DeprecatedFeaturesIT {
                 for (String body : List.of("fine", "once", "always")) {
                     Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", body);
                 }
-                await().atMost(15, SECONDS).until(() -> handled.containsAll(List.of("fine", "once"))
+                await().atMost(Patience.WAIT).until(() -> handled.containsAll(List.of("fine", "once"))
                         && channel.messageCount(RetryTopology.Invoicing.PARKING_LOT) == 1);
                 failing.clear();
                 ParkingLot.of(connection, RetryTopology.INVOICING).replay(ReplayFilter.all(), 10, false);
-                await().atMost(15, SECONDS).until(() -> handled.contains("always"));
+                await().atMost(Patience.WAIT).until(() -> handled.contains("always"));
                 assertThat(consumer.stop(Duration.ofSeconds(5))).isTrue();
             }
             assertThat(planner.plan(spec).inSync()).isTrue();

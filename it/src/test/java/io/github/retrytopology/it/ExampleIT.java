@@ -1,6 +1,5 @@
 package io.github.retrytopology.it;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +10,7 @@ import io.github.retrytopology.example.OrderPlatform;
 import io.github.retrytopology.example.RetryTopology;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,7 +40,7 @@ class ExampleIT {
                 "{\"status\": \"created\"}".getBytes(StandardCharsets.UTF_8), json);
 
         // Email and finance take theirs; ticketing takes the first and parks the second, which has no order id.
-        await().atMost(10, SECONDS).until(() -> channel.messageCount(RetryTopology.Ticketing.PARKING_LOT) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Ticketing.PARKING_LOT) == 1);
         for (RetryingConsumer consumer : consumers) {
             assertThat(consumer.stop(Duration.ofSeconds(5))).isTrue();
         }

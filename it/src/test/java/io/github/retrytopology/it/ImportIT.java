@@ -1,6 +1,5 @@
 package io.github.retrytopology.it;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -12,6 +11,7 @@ import io.github.retrytopology.it.scenarios.RetryTopology;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.testing.BrokerTopology;
 import io.github.retrytopology.runtime.testing.NodeControl;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -68,7 +68,7 @@ class ImportIT {
         try {
             control.get().ctl("import_definitions", control.get().share("definitions.json", inVhost(vhost)));
 
-            await().atMost(30, SECONDS).until(() -> BrokerTopology.hasEveryQueue(management, topology));
+            await().atMost(Patience.WAIT).until(() -> BrokerTopology.hasEveryQueue(management, topology));
             BrokerTopology.assertHolds(management, topology);
         } finally {
             management.deleteVhost(vhost);

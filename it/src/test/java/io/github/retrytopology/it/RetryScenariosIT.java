@@ -1,6 +1,5 @@
 package io.github.retrytopology.it;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -22,6 +21,7 @@ import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -86,7 +86,7 @@ class RetryScenariosIT {
 
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-1");
 
-        await().atMost(10, SECONDS).until(() -> deliveries.size() == 2);
+        await().atMost(Patience.WAIT).until(() -> deliveries.size() == 2);
         stopAll();
         assertThat(deliveries).extracting(Delivery::service, Delivery::attempt)
                 .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("orders", 1),
@@ -101,7 +101,7 @@ class RetryScenariosIT {
 
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-2");
 
-        await().atMost(10, SECONDS).until(() -> count("orders") == 3);
+        await().atMost(Patience.WAIT).until(() -> count("orders") == 3);
         List<Delivery> seen = of("orders");
         assertThat(seen).extracting(Delivery::attempt).containsExactly(1, 2, 3);
         assertThat(Duration.between(seen.get(0).at(), seen.get(1).at())).isBetween(delay(1), delay(1).plus(LATE));
@@ -117,11 +117,11 @@ class RetryScenariosIT {
         start(mixed(body -> body.equals("long") ? attemptsOf("long") <= 2 : attemptsOf("short") <= 1));
 
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "mixed.event", "long");
-        await().atMost(10, SECONDS).until(() -> attemptsOf("long") == 2);
+        await().atMost(Patience.WAIT).until(() -> attemptsOf("long") == 2);
         Instant shortPublished = Instant.now();
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "mixed.event", "short");
 
-        await().atMost(15, SECONDS).until(() -> attemptsOf("long") == 3 && attemptsOf("short") == 2);
+        await().atMost(Patience.WAIT).until(() -> attemptsOf("long") == 3 && attemptsOf("short") == 2);
         Delivery longBack = last("long");
         Delivery shortBack = last("short");
         Delivery longSecond = deliveries.stream().filter(delivery -> delivery.body().equals("long") && delivery.attempt() == 2)
@@ -145,7 +145,7 @@ class RetryScenariosIT {
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-3".getBytes(StandardCharsets.UTF_8),
                 properties);
 
-        await().atMost(15, SECONDS).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 1);
         assertThat(of("orders")).extracting(Delivery::attempt).containsExactly(1, 2, 3, 4);
         GetResponse parked = channel.basicGet(RetryTopology.Orders.PARKING_LOT, true);
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("order-3");
@@ -173,7 +173,7 @@ class RetryScenariosIT {
 
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-4");
 
-        await().atMost(10, SECONDS).until(() -> count("orders") == 3);
+        await().atMost(Patience.WAIT).until(() -> count("orders") == 3);
         stopAll();
         assertThat(of("invoicing")).hasSize(1);
         Scenarios.assertQueues(channel, topology, Map.of());
@@ -197,7 +197,7 @@ class RetryScenariosIT {
                 new ObjectMapper().writeValueAsBytes(new Payment("order-7", 1_250)),
                 new AMQP.BasicProperties.Builder().contentType("application/json").build());
 
-        await().atMost(10, SECONDS).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 2);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 2);
         List<ParkedMessage> parked = ParkingLot.of(connection, RetryTopology.ORDERS).list(10);
         assertThat(parked).extracting(message -> message.reason().orElseThrow())
                 .containsExactlyInAnyOrder(ParkReason.NON_RETRYABLE, ParkReason.UNDECODABLE);
@@ -210,14 +210,14 @@ class RetryScenariosIT {
         RetryingConsumer broken = start(orders(body -> true));
         start(invoicing(body -> false));
         Scenarios.publish(channel, RetryTopology.EXCHANGE, "order.placed", "order-8");
-        await().atMost(15, SECONDS).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(RetryTopology.Orders.PARKING_LOT) == 1);
         broken.stop(Duration.ofSeconds(5));
         deliveries.clear();
 
         start(orders(body -> false));
         ParkingLot.of(connection, RetryTopology.ORDERS).replay(ReplayFilter.all(), 10, false);
 
-        await().atMost(10, SECONDS).until(() -> count("orders") == 1);
+        await().atMost(Patience.WAIT).until(() -> count("orders") == 1);
         stopAll();
         assertThat(of("orders")).extracting(Delivery::body, Delivery::attempt)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("order-8", 1));

@@ -10,6 +10,7 @@ import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.codec.JacksonPayloadCodec;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ final class Scenarios {
     static void publish(Channel channel, String exchange, String routingKey, byte[] body, AMQP.BasicProperties properties)
             throws Exception {
         channel.basicPublish(exchange, routingKey, true, properties, body);
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     static void publish(Channel channel, String exchange, String routingKey, String body) throws Exception {

@@ -16,6 +16,7 @@ import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.Broker;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.PrivateBroker;
 import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -328,7 +329,7 @@ class ChaosIT {
                         new com.rabbitmq.client.AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                         ("entry " + i).getBytes(StandardCharsets.UTF_8));
             }
-            channel.waitForConfirmsOrDie(30_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
         node.kill();
         node.startAgain();

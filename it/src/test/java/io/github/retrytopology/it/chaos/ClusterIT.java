@@ -17,6 +17,7 @@ import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.LocalNode;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.PrivateCluster;
 import io.github.retrytopology.runtime.testing.TestManagement;
 import java.io.IOException;
@@ -197,7 +198,7 @@ class ClusterIT {
                         new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                         ("entry " + batch + " " + i).getBytes(StandardCharsets.UTF_8));
             }
-            channel.waitForConfirmsOrDie(30_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 

@@ -2,6 +2,7 @@ package io.github.retrytopology.it.chaos;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import io.github.retrytopology.runtime.testing.Patience;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,10 +80,10 @@ final class Workload {
                     .contentType("text/plain").deliveryMode(2).build();
             channel.basicPublish(EXCHANGE, ROUTING_KEY, true, properties, id.getBytes(StandardCharsets.UTF_8));
             if (++unconfirmed == 200) {
-                channel.waitForConfirmsOrDie(30_000);
+                channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
                 unconfirmed = 0;
             }
         }
-        channel.waitForConfirmsOrDie(30_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 }

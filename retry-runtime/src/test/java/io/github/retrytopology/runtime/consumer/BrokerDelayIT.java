@@ -18,6 +18,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +98,7 @@ class BrokerDelayIT {
 
         publish("hello");
 
-        await().atMost(15, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         List<Seen> deliveries = List.copyOf(seen);
         assertThat(deliveries).extracting(Seen::attempt).containsExactly(1, 2, 3, 4);
         // The broker waits min × n before retry n: 200, 400 and 600 ms, never less.
@@ -140,7 +141,7 @@ class BrokerDelayIT {
 
         publish("hello");
 
-        await().atMost(15, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2, 3);
         assertThat(events.parks).isEmpty();
         assertThat(count(orders.parkingLot())).isZero();
@@ -155,7 +156,7 @@ class BrokerDelayIT {
 
         publish("hello");
 
-        await().atMost(15, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.NON_RETRYABLE);
         assertThat(requeues).isEmpty();
@@ -171,12 +172,12 @@ class BrokerDelayIT {
         BlockingQueue<Long> tags = new LinkedBlockingQueue<>();
         crashing.createChannel().basicConsume(orders.queue(), false,
                 (tag, delivery) -> tags.add(delivery.getEnvelope().getDeliveryTag()), tag -> { });
-        assertThat(tags.poll(10, SECONDS)).isNotNull();
+        assertThat(tags.poll(Patience.WAIT_SECONDS, SECONDS)).isNotNull();
         crashing.abort();
 
         startConsuming(context -> { });
 
-        await().atMost(15, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(2);
     }
 
@@ -193,8 +194,8 @@ class BrokerDelayIT {
         BlockingQueue<Arrival> first = new LinkedBlockingQueue<>();
         String tag = holder.basicConsume(orders.queue(), false, (consumerTag, delivery) -> first.add(Arrival.of(delivery)),
                 consumerTag -> { });
-        Arrival one = first.poll(10, SECONDS);
-        Arrival two = first.poll(10, SECONDS);
+        Arrival one = first.poll(Patience.WAIT_SECONDS, SECONDS);
+        Arrival two = first.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(List.of(one, two)).doesNotContainNull();
         holder.basicCancel(tag);
         holder.basicReject((one.body().equals("rejected") ? one : two).tag(), true);
@@ -204,8 +205,8 @@ class BrokerDelayIT {
         BlockingQueue<Arrival> again = new LinkedBlockingQueue<>();
         channel.basicConsume(orders.queue(), true, (consumerTag, delivery) -> again.add(Arrival.of(delivery)),
                 consumerTag -> { });
-        Arrival back = again.poll(10, SECONDS);
-        Arrival backToo = again.poll(10, SECONDS);
+        Arrival back = again.poll(Patience.WAIT_SECONDS, SECONDS);
+        Arrival backToo = again.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(List.of(back, backToo)).doesNotContainNull().extracting(Arrival::body)
                 .containsExactlyInAnyOrder("rejected", "crashed");
         assertThat(back.deliveryCount()).isEqualTo(1);
@@ -265,7 +266,7 @@ class BrokerDelayIT {
     private void publish(String body) throws Exception {
         channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                 body.getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     private long count(String queue) throws IOException {

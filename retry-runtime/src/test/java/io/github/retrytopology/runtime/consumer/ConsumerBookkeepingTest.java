@@ -7,6 +7,7 @@ import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.runtime.testing.Patience;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,7 +47,7 @@ class ConsumerBookkeepingTest {
 
         fake.channels.get(0).deliver(1, "order.created", properties(), body());
 
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.get(0).attempts.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> fake.channels.get(0).attempts.size() == 1);
         for (int i = 0; i < 20; i++) {
             inFlightSeen.add(consumer.inFlight());
             Thread.sleep(10);
@@ -65,7 +66,7 @@ class ConsumerBookkeepingTest {
 
         fake.channels.get(0).closeByBroker();
 
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.size() == 2 && consumer.isRunning());
+        await().atMost(Patience.WAIT).until(() -> fake.channels.size() == 2 && consumer.isRunning());
         assertThat(fake.channels.get(1).consumer).as("subscribed on the new channel").isNotNull();
         assertThat(events.consumers).hasSize(2);
         assertThat(events.consumers.get(0)).startsWith("lost: its channel closed").contains("PRECONDITION_FAILED");
@@ -82,11 +83,11 @@ class ConsumerBookkeepingTest {
 
         fake.channels.get(0).deliver(1, "order.created", properties(), body());
 
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.get(0).published.size() >= 2);
+        await().atMost(Patience.WAIT).until(() -> fake.channels.get(0).published.size() >= 2);
         assertThat(fake.channels.get(0).published).containsOnly(ORDERS.tier(1).queue());
         assertThat(fake.channels.get(0).nacks).as("never requeued for a slow confirm").isEmpty();
         fake.channels.get(0).confirmAll();
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.get(0).acks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> fake.channels.get(0).acks.size() == 1);
         assertThat(consumer.inFlight()).isZero();
     }
 
@@ -109,14 +110,14 @@ class ConsumerBookkeepingTest {
             for (long tag = 1; tag <= RetryingConsumer.CAUTIOUS_RUN; tag++) {
                 first.deliver(tag, "order.created", properties(), "fine".getBytes(StandardCharsets.UTF_8));
             }
-            await().atMost(5, TimeUnit.SECONDS).until(() -> fake.channels.get(1).consumes.size() == 1);
+            await().atMost(Patience.WAIT).until(() -> fake.channels.get(1).consumes.size() == 1);
 
             long failing = RetryingConsumer.CAUTIOUS_RUN + 1;
             first.deliver(failing, "order.created", properties(), "fail".getBytes(StandardCharsets.UTF_8));
-            await().atMost(5, TimeUnit.SECONDS).until(() -> first.published.size() == 1);
+            await().atMost(Patience.WAIT).until(() -> first.published.size() == 1);
             first.confirmAll();
 
-            await().atMost(5, TimeUnit.SECONDS).until(() -> first.acks.contains(failing));
+            await().atMost(Patience.WAIT).until(() -> first.acks.contains(failing));
         } finally {
             release.countDown();
         }
@@ -139,7 +140,7 @@ class ConsumerBookkeepingTest {
 
         assertThat(channel.consumes).as("subscriptions before the back-off has passed").hasSize(1);
         ticker.advance(Duration.ofMillis(200));
-        await().atMost(5, TimeUnit.SECONDS).until(() -> channel.consumes.size() == 2);
+        await().atMost(Patience.WAIT).until(() -> channel.consumes.size() == 2);
     }
 
     /**
@@ -166,17 +167,17 @@ class ConsumerBookkeepingTest {
             }
         }, "fake-dispatch");
         delivering.start();
-        assertThat(handling.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(handling.await(Patience.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
         CompletableFuture<Boolean> first = stopInBackground();
-        await().atMost(5, TimeUnit.SECONDS).until(() -> !consumer.isRunning());
+        await().atMost(Patience.WAIT).until(() -> !consumer.isRunning());
         CompletableFuture<Boolean> second = stopInBackground();
         Thread.sleep(200);
 
         assertThat(second).as("the second stop, while a delivery is in its handler").isNotDone();
         release.countDown();
-        assertThat(first.get(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(second.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.get(Patience.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(second.get(Patience.WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(fake.channels.get(0).acks).containsExactly(1L);
     }
 

@@ -21,6 +21,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -105,7 +106,7 @@ class ReliabilityIT {
 
         publish("order.created", "short-lived", properties().expiration("300").build());
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         Thread.sleep(600);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(parked).as("still parked after its expiration").isNotNull();
@@ -124,8 +125,8 @@ class ReliabilityIT {
 
         publish("order.created", "hurried", properties().expiration("50").build());
 
-        Seen first = seen.poll(10, SECONDS);
-        Seen second = seen.poll(10, SECONDS);
+        Seen first = seen.poll(Patience.WAIT_SECONDS, SECONDS);
+        Seen second = seen.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(second.attempt()).isEqualTo(2);
         assertThat(Duration.between(first.at(), second.at())).isGreaterThanOrEqualTo(orders.tier(1).delay());
     }
@@ -147,14 +148,14 @@ class ReliabilityIT {
 
         publish("order.created", "copied", properties().headers(copied).build());
 
-        Seen first = seen.poll(10, SECONDS);
-        Seen second = seen.poll(10, SECONDS);
+        Seen first = seen.poll(Patience.WAIT_SECONDS, SECONDS);
+        Seen second = seen.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(List.of(first, second)).extracting(Seen::routingKey, Seen::attempt)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("order.created", 1),
                         org.assertj.core.groups.Tuple.tuple("order.created", 2));
         assertThat(first.firstFailure()).isNull();
         assertThat(second.firstFailure()).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
-        await().atMost(5, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         assertThat(events.parks).isEmpty();
     }
 
@@ -178,7 +179,7 @@ class ReliabilityIT {
         for (int i = 0; i < 20; i++) {
             publish("order.created", "refused-" + i, properties().messageId("m-" + i).build());
         }
-        await().atMost(10, SECONDS).until(() -> events.republishFailures.size() >= 20);
+        await().atMost(Patience.WAIT).until(() -> events.republishFailures.size() >= 20);
         Thread.sleep(1_000);
         // As an operator raises the limit. (Taking it off would not do on RabbitMQ 3.10: a quorum queue keeps
         // refusing until a limit lets it take messages again, rabbitmq-server#12206.)
@@ -186,7 +187,7 @@ class ReliabilityIT {
         broker.management().putPolicy(broker.name(), new Policy(tierPolicy.name(), tierPolicy.pattern(),
                 tierPolicy.applyTo(), tierPolicy.priority(), full));
 
-        await().atMost(20, SECONDS).until(() -> events.successes.get() == 20);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 20);
         assertThat(events.parks).isEmpty();
         assertThat(channel.messageCount(orders.parkingLot())).isZero();
         assertThat(handled).hasSize(20).allSatisfy((id, count) -> assertThat(count).as(id).hasValue(2));
@@ -211,20 +212,20 @@ class ReliabilityIT {
         for (int i = 0; i < 20; i++) {
             publish("order.created", "opening-" + i, properties().build()); // past the consumers' cautious start
         }
-        await().atMost(10, SECONDS).until(() -> events.successes.get() == 20);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 20);
         channel.queueDelete(orders.parkingLot());
 
         publish("order.created", "held", properties().build());
-        await().atMost(10, SECONDS).until(() -> !events.republishFailures.isEmpty());
+        await().atMost(Patience.WAIT).until(() -> !events.republishFailures.isEmpty());
         for (int i = 0; i < 50; i++) {
             publish("order.created", "retried-" + i, properties().build());
         }
-        await().atMost(10, SECONDS).until(() -> events.retries.size() == 50);
+        await().atMost(Patience.WAIT).until(() -> events.retries.size() == 50);
         own.abort();
 
         // The broker gives back what the consumer held: the delivery still waiting for its republish.
         List<String> back = new ArrayList<>();
-        await().atMost(5, SECONDS).until(() -> {
+        await().atMost(Patience.WAIT).until(() -> {
             GetResponse response = channel.basicGet(orders.queue(), true);
             if (response != null) {
                 back.add(new String(response.getBody(), StandardCharsets.UTF_8));
@@ -245,12 +246,12 @@ class ReliabilityIT {
         channel.queueDelete(ledger.tier(1).queue());
 
         publish("ledger.entry", "entry", properties().build());
-        await().atMost(10, SECONDS).until(() -> !events.republishFailures.isEmpty());
+        await().atMost(Patience.WAIT).until(() -> !events.republishFailures.isEmpty());
         Thread.sleep(1_000);
         assertThat(handled).as("handler runs while the tier queue is missing").hasValue(1);
 
         broker.declare(spec);
-        await().atMost(20, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         assertThat(handled).hasValue(2);
     }
 
@@ -268,7 +269,7 @@ class ReliabilityIT {
 
         publish("order.created", "stubborn", properties().headers(Map.of("tenant", "acme")).build());
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(seen).extracting(Seen::routingKey, Seen::attempt).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("order.created", 1),
@@ -291,10 +292,10 @@ class ReliabilityIT {
         consumers.add(other);
 
         publish("order.created", "fail", properties().build());
-        await().atMost(10, SECONDS).until(() -> events.retries.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.retries.size() == 1);
         publish("ledger.entry", "succeed", properties().build());
 
-        await().atMost(5, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         events.retryGate.countDown();
         assertThat(events.threads).noneMatch(thread -> thread.startsWith("AMQP Connection"));
     }
@@ -303,14 +304,14 @@ class ReliabilityIT {
     void aConsumerThatTheBrokerCancelsSubscribesAgain() throws Exception {
         RetryingConsumer consumer = start(orders, context -> record(context));
         channel.queueDelete(orders.queue());
-        await().atMost(10, SECONDS).until(() -> !events.consumers.isEmpty());
+        await().atMost(Patience.WAIT).until(() -> !events.consumers.isEmpty());
         assertThat(consumer.isRunning()).isFalse();
         broker.declare(spec);
 
         publish("order.created", "after", properties().build());
 
-        assertThat(seen.poll(15, SECONDS)).as("delivered after the queue came back").isNotNull();
-        await().atMost(5, SECONDS).until(() -> events.consumers.contains("restored"));
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).as("delivered after the queue came back").isNotNull();
+        await().atMost(Patience.WAIT).until(() -> events.consumers.contains("restored"));
         assertThat(consumer.isRunning()).isTrue();
         assertThat(events.consumers).containsExactly("lost: the broker cancelled it (was orders deleted, or did its "
                 + "leader move?)", "restored");
@@ -331,9 +332,9 @@ class ReliabilityIT {
         publish("order.created", "first", properties().build());
         publish("order.created", "second", properties().build());
 
-        assertThat(seen.poll(20, SECONDS)).as("delivered after the queue came back").isNotNull();
-        assertThat(seen.poll(5, SECONDS)).as("both delivered").isNotNull();
-        await().atMost(5, SECONDS).until(() -> events.consumers.contains("restored"));
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).as("delivered after the queue came back").isNotNull();
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).as("both delivered").isNotNull();
+        await().atMost(Patience.WAIT).until(() -> events.consumers.contains("restored"));
         assertThat(events.consumers).hasSize(2).first().asString().satisfiesAnyOf(
                 lost -> assertThat(lost).startsWith("lost: the broker cancelled it"),
                 lost -> assertThat(lost).startsWith("lost: received nothing for 5 s while"));
@@ -371,13 +372,13 @@ class ReliabilityIT {
         })).listener(events).start();
         consumers.add(consumer);
         publish("order.created", "once", properties().build());
-        assertThat(handling.await(10, SECONDS)).isTrue();
+        assertThat(handling.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         network.sever();
-        assertThat(recovered.await(10, SECONDS)).isTrue();
+        assertThat(recovered.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
         release.countDown();
 
-        await().atMost(10, SECONDS).until(() -> events.successes.get() >= 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() >= 1);
         Thread.sleep(1_000);
         assertThat(events.successes).as("handled to success once").hasValue(1);
         consumer.stop(Duration.ofSeconds(5));
@@ -425,14 +426,14 @@ class ReliabilityIT {
                 .listener(events).start();
         consumers.add(consumer);
         publish("order.created", "before", properties().build());
-        assertThat(seen.poll(10, SECONDS)).isNotNull();
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).isNotNull();
 
         network.sever();
-        assertThat(recovered.await(10, SECONDS)).isTrue();
-        await().atMost(10, SECONDS).until(() -> events.consumers.contains("restored"));
+        assertThat(recovered.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
+        await().atMost(Patience.WAIT).until(() -> events.consumers.contains("restored"));
         publish("order.created", "after", properties().build());
 
-        assertThat(seen.poll(10, SECONDS)).as("delivered after the recovery").isNotNull();
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).as("delivered after the recovery").isNotNull();
         assertThat(closed).as("why the connection closed").hasSize(1);
         assertThat(recovering.isOpen()).isTrue();
         consumer.stop(Duration.ofSeconds(5));
@@ -457,7 +458,7 @@ class ReliabilityIT {
 
         publish("order.created", "unlucky", properties().build());
 
-        await().atMost(15, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.parkingLot()) == 1);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("unlucky");
         assertThat(RetryHeaders.of(parked.getProps().getHeaders()).deaths()).first()
@@ -495,9 +496,9 @@ class ReliabilityIT {
         // Through the service's own tier, where such headers are trusted.
         channel.basicPublish("", orders.tier(1).queue(), true, properties().headers(headers).build(),
                 "last".getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
 
-        await().atMost(10, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.parkingLot()) == 1);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(RetryHeaders.of(parked.getProps().getHeaders()).parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(handled).hasValue(1);
@@ -521,7 +522,7 @@ class ReliabilityIT {
 
         publish("order.created", "crowded", properties().messageId("crowded-1").headers(headers).build());
 
-        await().atMost(10, SECONDS).until(() -> channel.messageCount(orders.parkingLot()) == 1);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.parkingLot()) == 1);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("crowded");
         assertThat(parked.getProps().getMessageId()).isEqualTo("crowded-1");
@@ -551,16 +552,16 @@ class ReliabilityIT {
         for (int i = 0; i < 40; i++) {
             publish("order.created", "quick-" + i, properties().build());
         }
-        await().atMost(10, SECONDS).until(() -> events.successes.get() >= 40);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() >= 40);
         for (int i = 0; i < 10; i++) {
             publish("order.created", "slow-" + i, properties().build());
         }
-        assertThat(slowStarted.await(10, SECONDS)).isTrue();
+        assertThat(slowStarted.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         assertThat(consumer.stop(Duration.ofSeconds(10))).isTrue();
 
         assertThat(slowHandled.get()).as("handlers run after stop was called").isLessThanOrEqualTo(2);
-        await().atMost(5, SECONDS).until(() -> channel.messageCount(orders.queue()) + slowHandled.get() == 10);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.queue()) + slowHandled.get() == 10);
     }
 
     /**
@@ -581,8 +582,8 @@ class ReliabilityIT {
             channel.basicPublish(EXCHANGE, "order.created", true, properties().build(),
                     ("order-" + i).getBytes(StandardCharsets.UTF_8));
         }
-        channel.waitForConfirmsOrDie(10_000);
-        await().atMost(10, SECONDS).until(() -> handled.get() >= 200);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+        await().atMost(Patience.WAIT).until(() -> handled.get() >= 200);
 
         assertThat(consumer.stop(Duration.ofSeconds(10))).isTrue();
 
@@ -623,6 +624,6 @@ class ReliabilityIT {
 
     private void publish(String routingKey, String body, AMQP.BasicProperties properties) throws Exception {
         channel.basicPublish(EXCHANGE, routingKey, true, properties, body.getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 }

@@ -17,6 +17,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -91,7 +92,7 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        assertThat(seen.poll(10, SECONDS)).extracting(Seen::attempt, Seen::payload).containsExactly(1, null);
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).extracting(Seen::attempt, Seen::payload).containsExactly(1, null);
         stopAll();
         assertThat(events.successes).hasValue(1);
         assertQueues(Map.of(audit.queue(), 1));
@@ -108,9 +109,9 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        Seen first = seen.poll(10, SECONDS);
-        Seen second = seen.poll(10, SECONDS);
-        Seen third = seen.poll(10, SECONDS);
+        Seen first = seen.poll(Patience.WAIT_SECONDS, SECONDS);
+        Seen second = seen.poll(Patience.WAIT_SECONDS, SECONDS);
+        Seen third = seen.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(List.of(first.attempt(), second.attempt(), third.attempt())).containsExactly(1, 2, 3);
         assertThat(Duration.between(first.at(), second.at())).isBetween(Duration.ofMillis(200), Duration.ofMillis(1_700));
         assertThat(Duration.between(second.at(), third.at())).isBetween(Duration.ofMillis(400), Duration.ofMillis(1_900));
@@ -133,7 +134,7 @@ class RetryingConsumerIT {
 
         publish("order.created", "{\"id\":1}", properties);
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2, 3, 4);
         assertThat(events.retries).extracting(Tier::number).containsExactly(1, 2, 3);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.ATTEMPTS_EXHAUSTED);
@@ -173,7 +174,7 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.NON_RETRYABLE);
         assertThat(seen).hasSize(1);
         assertThat(events.retries).isEmpty();
@@ -187,7 +188,7 @@ class RetryingConsumerIT {
 
         publish("order.42.paid", new byte[] {(byte) 0xC3, (byte) 0x28}, new AMQP.BasicProperties());
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.UNDECODABLE);
         assertThat(events.parks.get(0).detail()).isEqualTo("cannot decode the body into java.lang.String: not valid UTF-8 text");
         assertThat(seen).isEmpty();
@@ -201,7 +202,7 @@ class RetryingConsumerIT {
 
         publish("order.42.paid", "paid in full");
 
-        assertThat(seen.poll(10, SECONDS)).extracting(Seen::routingKey, Seen::payload)
+        assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).extracting(Seen::routingKey, Seen::payload)
                 .containsExactly("order.42.paid", "paid in full");
     }
 
@@ -217,7 +218,7 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2);
         assertThat(events.parks.get(0)).isEqualTo(new Decision.Park(ParkReason.REJECTED,
                 "the handler parked it: a person must look at this"));
@@ -229,7 +230,7 @@ class RetryingConsumerIT {
 
         channel.basicPublish("", orders.queue(), null, "stray".getBytes(StandardCharsets.UTF_8));
 
-        await().atMost(10, SECONDS).until(() -> events.parks.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
         assertThat(events.parks.get(0).reason()).isEqualTo(ParkReason.NO_HANDLER);
         assertThat(seen).isEmpty();
     }
@@ -246,11 +247,11 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        await().atMost(10, SECONDS).until(() -> events.republishFailures.size() >= 3);
+        await().atMost(Patience.WAIT).until(() -> events.republishFailures.size() >= 3);
         assertThat(events.republishFailures.get(0)).contains("returned", "NO_ROUTE");
         assertThat(seen).as("the handler does not run again meanwhile").hasSize(1);
         broker.declare(spec);
-        await().atMost(20, SECONDS).until(() -> events.successes.get() == 1);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2);
         assertThat(events.redeliveries).as("never requeued").isEmpty();
         assertThat(events.parks).isEmpty();
@@ -268,7 +269,7 @@ class RetryingConsumerIT {
 
         publish("order.created", "hello");
 
-        await().atMost(10, SECONDS).until(() -> events.successes.get() == 2);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 2);
         stopAll();
         assertThat(seen).filteredOn(delivery -> delivery.service().equals("audit")).hasSize(1);
         assertThat(seen).filteredOn(delivery -> delivery.service().equals("orders"))
@@ -285,7 +286,7 @@ class RetryingConsumerIT {
             release.await();
         });
         publish("order.created", "hello");
-        assertThat(handling.await(10, SECONDS)).isTrue();
+        assertThat(handling.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         Thread stopper = new Thread(() -> {
             try {
@@ -321,14 +322,14 @@ class RetryingConsumerIT {
         for (int i = 0; i < 3; i++) {
             publish("order.created", "alone " + i);
         }
-        await().atMost(10, SECONDS).until(() -> events.successes.get() == 3);
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 3);
 
         for (int i = 0; i < 3; i++) {
             publish("order.created", "together " + i);
         }
 
-        assertThat(allThree.await(10, SECONDS)).as("three deliveries handled at once").isTrue();
-        await().atMost(10, SECONDS).until(() -> events.successes.get() == 6);
+        assertThat(allThree.await(Patience.WAIT_SECONDS, SECONDS)).as("three deliveries handled at once").isTrue();
+        await().atMost(Patience.WAIT).until(() -> events.successes.get() == 6);
         consumer.stop(Duration.ofSeconds(5));
         connection.close();
         threads.shutdown();
@@ -343,12 +344,12 @@ class RetryingConsumerIT {
             new CountDownLatch(1).await();
         })).listener(events).start();
         publish("order.created", "hello");
-        assertThat(handling.await(10, SECONDS)).isTrue();
+        assertThat(handling.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         doomed.abort();
         start(orders, context -> record(context, null));
 
-        Seen delivered = seen.poll(10, SECONDS);
+        Seen delivered = seen.poll(Patience.WAIT_SECONDS, SECONDS);
         assertThat(delivered.attempt()).isEqualTo(1);
         assertThat(events.redeliveries).containsExactly(1);
         stopAll();
@@ -373,13 +374,13 @@ class RetryingConsumerIT {
         })).listener(events).start();
         consumers.add(consumer);
         publish("order.created", "hello");
-        assertThat(firstDelivery.await(10, SECONDS)).isTrue();
+        assertThat(firstDelivery.await(Patience.WAIT_SECONDS, SECONDS)).isTrue();
 
         network.sever();
         release.countDown();
 
-        await().atMost(15, SECONDS).until(() -> seen.size() == 2);
-        await().atMost(10, SECONDS).until(() -> consumer.inFlight() == 0);
+        await().atMost(Patience.WAIT).until(() -> seen.size() == 2);
+        await().atMost(Patience.WAIT).until(() -> consumer.inFlight() == 0);
         assertThat(events.redeliveries).containsExactly(1);
         assertThat(recovering.isOpen()).isTrue();
         stopAll();
@@ -427,7 +428,7 @@ class RetryingConsumerIT {
 
     private void publish(String routingKey, byte[] body, AMQP.BasicProperties properties) throws Exception {
         channel.basicPublish(EXCHANGE, routingKey, true, properties, body);
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     private long count(String queue) throws IOException {

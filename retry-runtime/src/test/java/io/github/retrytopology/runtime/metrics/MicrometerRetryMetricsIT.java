@@ -13,6 +13,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -89,10 +90,10 @@ class MicrometerRetryMetricsIT {
             }
             publish(channel, "order.7.paid", "\"paid\"");
             publish(channel, "order.7.paid", "\"paid\"");
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
 
-        await().atMost(15, SECONDS).until(() -> total("retry.messages") == 6 + 4 + 2);
+        await().atMost(Patience.WAIT).until(() -> total("retry.messages") == 6 + 4 + 2);
         assertThat(counts("retry.messages", "retry.outcome", "retry.route", "retry.tier", "retry.park.reason"))
                 .containsExactlyInAnyOrderEntriesOf(Map.of(
                         "success order.created none none", 4.0,
@@ -121,7 +122,7 @@ class MicrometerRetryMetricsIT {
                         orders.parkingLot(), 2L));
         assertThat(registry.get("retry.republish.duration").timers())
                 .allSatisfy(timer -> assertThat(timer.totalTime(SECONDS)).isPositive());
-        await().atMost(5, SECONDS).until(() -> registry.get("retry.consumers.running").gauge().value() == 2.0);
+        await().atMost(Patience.WAIT).until(() -> registry.get("retry.consumers.running").gauge().value() == 2.0);
 
         consumer.stop(Duration.ofSeconds(5));
         assertThat(registry.get("retry.consumers.running").gauge().value()).isZero();
@@ -142,7 +143,7 @@ class MicrometerRetryMetricsIT {
         metrics.watch(consumer);
 
         assertThat(registry.find("retry.consumers.running").gauges()).hasSize(1);
-        await().atMost(5, SECONDS).until(() -> registry.get("retry.consumers.running").gauge().value() == 1.0);
+        await().atMost(Patience.WAIT).until(() -> registry.get("retry.consumers.running").gauge().value() == 1.0);
     }
 
     private static void publish(Channel channel, String routingKey, String body) throws Exception {

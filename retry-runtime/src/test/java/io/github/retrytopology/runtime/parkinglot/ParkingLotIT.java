@@ -1,6 +1,5 @@
 package io.github.retrytopology.runtime.parkinglot;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -19,6 +18,7 @@ import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Parked;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -164,7 +164,7 @@ class ParkingLotIT {
                     : new java.io.IOException("peer " + i + " reset");
             publishParked("order.created", "m" + i, failure, NOW.minusSeconds(i));
         }
-        channel.waitForConfirmsOrDie(30_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
 
         FailureGroups read = parkingLot.groups(100_000);
 
@@ -222,7 +222,7 @@ class ParkingLotIT {
         for (int i = 0; i < 50; i++) {
             publishParked("order.created", "other-" + i, new IllegalStateException("boom"), NOW);
         }
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
 
         ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(List.of("id-one", "id-two")), 2, false);
 
@@ -237,7 +237,7 @@ class ParkingLotIT {
         for (int i = 0; i < parked; i++) {
             publishParked("order.created", "m" + i, new IllegalStateException("boom"), NOW);
         }
-        channel.waitForConfirmsOrDie(30_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
 
         ReplayReport report = parkingLot.replay(ReplayFilter.all().ids(List.of("id-m10", "id-m2200", "id-m4400")),
                 10, false);
@@ -256,7 +256,7 @@ class ParkingLotIT {
             byte[] body = ("m" + i + " ").repeat(size).substring(0, size).getBytes(StandardCharsets.US_ASCII);
             Parked.publish(channel, orders, "order.created", "id-m" + i, body, new IllegalStateException("boom"), NOW);
         }
-        channel.waitForConfirmsOrDie(10_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         List<String> seen = new ArrayList<>();
 
         ParkingLotCursor cursor = ParkingLotCursor.open(connection, orders.parkingLot(), 40, System::nanoTime,
@@ -304,7 +304,7 @@ class ParkingLotIT {
     void listsWhatXDeathSaysOfAMessageTheBrokerParkedItself() throws Exception {
         channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
                 .messageId("stale").expiration("50").build(), "stale".getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         assertParked(1);
 
         ParkedMessage parked = parkingLot.list(1).get(0);
@@ -409,7 +409,7 @@ class ParkingLotIT {
 
         parkingLot.replay(ReplayFilter.all(), 10, false);
 
-        await().atMost(10, SECONDS).until(() -> handled.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> handled.size() == 1);
         consumer.stop(Duration.ofSeconds(5));
         assertThat(handled).containsExactly("order.created attempt 1");
         assertParked(0);
@@ -418,7 +418,7 @@ class ParkingLotIT {
     /** Parks a message the way the consumer does, as if it failed its last attempt at {@code parkedAt}. */
     private void park(String routingKey, String body, Exception failure, Instant parkedAt) throws Exception {
         publishParked(routingKey, body, failure, parkedAt);
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     /** The same, without waiting for the broker's confirm. */
@@ -431,7 +431,7 @@ class ParkingLotIT {
      * moment after the channel closed, so the count is awaited.
      */
     private void assertParked(long expected) {
-        await().atMost(5, SECONDS).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
     }
 
     private record GetResponseHeaders(String body, RetryHeaders headers) {

@@ -1,6 +1,5 @@
 package io.github.retrytopology.runtime.tracing;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +12,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
@@ -100,10 +100,10 @@ class MicrometerObservationTracingIT {
             channel.confirmSelect();
             channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
                     .headers(Map.of("traceparent", TRACEPARENT)).build(), "flaky".getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
 
-        await().atMost(10, SECONDS).until(() -> stopped.size() == 2);
+        await().atMost(Patience.WAIT).until(() -> stopped.size() == 2);
         assertThat(current).containsExactly(MicrometerObservationTracing.NAME, MicrometerObservationTracing.NAME);
         ReceiverContext<?> first = stopped.get(0);
         assertThat(first.getName()).isEqualTo("retry.process");

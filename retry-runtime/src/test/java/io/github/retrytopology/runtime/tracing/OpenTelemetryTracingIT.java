@@ -1,6 +1,5 @@
 package io.github.retrytopology.runtime.tracing;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,6 +17,7 @@ import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -103,7 +103,7 @@ class OpenTelemetryTracingIT {
         publish(Map.of("traceparent", TRACEPARENT, "tracestate", TRACESTATE, "tenant", "acme"));
 
         ParkingLot parkingLot = ParkingLot.of(connection, orders);
-        await().atMost(10, SECONDS).until(() -> parkingLot.count() == 1);
+        await().atMost(Patience.WAIT).until(() -> parkingLot.count() == 1);
         assertThat(seen).extracting(Seen::attempt).containsExactly(1, 2, 3, 4);
         assertThat(seen).allSatisfy(each -> assertThat(each).extracting(Seen::traceparent, Seen::tracestate)
                 .containsExactly(TRACEPARENT, TRACESTATE));
@@ -117,7 +117,7 @@ class OpenTelemetryTracingIT {
         consume(context -> seen.add(seen(context)), null);
         parkingLot.replay(ReplayFilter.all(), 10, false);
 
-        await().atMost(10, SECONDS).until(() -> seen.size() == 1);
+        await().atMost(Patience.WAIT).until(() -> seen.size() == 1);
         assertThat(seen.get(0)).isEqualTo(new Seen(1, TRACEPARENT, TRACESTATE));
     }
 
@@ -137,7 +137,7 @@ class OpenTelemetryTracingIT {
         Span flakyPublish = publishInSpan(tracer, "flaky");
         Span brokenPublish = publishInSpan(tracer, "broken");
 
-        await().atMost(10, SECONDS).until(() -> ParkingLot.of(connection, orders).count() == 1
+        await().atMost(Patience.WAIT).until(() -> ParkingLot.of(connection, orders).count() == 1
                 && consumerSpans(flakyPublish).size() == 2);
         List<SpanData> flaky = consumerSpans(flakyPublish);
         assertThat(flaky).extracting(OpenTelemetryTracingIT::attempt).containsExactly(1L, 2L);
@@ -214,7 +214,7 @@ class OpenTelemetryTracingIT {
     private void publish(Map<String, Object> headers, String body) throws Exception {
         channel.basicPublish("test.events", "order.created", true,
                 new AMQP.BasicProperties.Builder().headers(headers).build(), body.getBytes(StandardCharsets.UTF_8));
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     /** The consumer spans whose parent is this publisher's span, by attempt. */
