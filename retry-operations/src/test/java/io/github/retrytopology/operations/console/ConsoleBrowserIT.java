@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,11 @@ class ConsoleBrowserIT {
                 .build()).start();
         console = startConsole(broker.broker().managementUri().toString());
         browser = chromium(profile);
+    }
+
+    /** Once for the class, so that each test's screenshots stay beside the others'. */
+    @BeforeAll
+    static void clearScreenshots() throws IOException {
         Files.createDirectories(SCREENSHOTS);
         try (var old = Files.newDirectoryStream(SCREENSHOTS, "*.png")) {
             for (Path shot : old) {
@@ -197,6 +203,8 @@ class ConsoleBrowserIT {
         assertThat(deliveryCount.findElement(By.cssSelector("[data-testid=header-note]")).getText())
                 .isEqualTo("counts the console's own reads too");
         screenshot("4-message");
+        script("arguments[0].scrollIntoView({block: 'center'});", deliveryCount);
+        screenshot("4-message-its-delivery-count");
         browser.navigate().back();
 
         WebElement replayGroup = wait.until(ExpectedConditions.elementToBeClickable(By.id("replay-group")));
@@ -252,7 +260,8 @@ class ConsoleBrowserIT {
 
             assertThat(drift.getAttribute("data-state")).isEqualTo("reading");
             assertThat(state.getText()).isEqualTo("reading the plan…");
-            assertThat(state.getCssValue("color")).as("the muted grey of the page's other quiet text")
+            assertThat(script("return getComputedStyle(arguments[0]).color;", state))
+                    .as("the muted grey of the page's other quiet text, not amber")
                     .isEqualTo(script("return getComputedStyle(document.getElementById('job-detail')).color;"));
             screenshot("0-drift-while-the-plan-is-read");
 
@@ -268,8 +277,8 @@ class ConsoleBrowserIT {
                 .filter(row -> row.getText().contains(message)).findFirst().orElse(null);
     }
 
-    private Object script(String script) {
-        return ((JavascriptExecutor) browser).executeScript(script);
+    private Object script(String script, Object... arguments) {
+        return ((JavascriptExecutor) browser).executeScript(script, arguments);
     }
 
     private void screenshot(String name) throws IOException {
