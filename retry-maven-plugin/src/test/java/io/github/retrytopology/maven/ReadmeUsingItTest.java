@@ -29,17 +29,33 @@ class ReadmeUsingItTest {
     void theInvokerBuildHoldsTheUsingItPagesFilesAsTheyAre() throws IOException {
         List<String[]> blocks = blocks(USING_IT);
 
-        assertThat(blocks).extracting(block -> block[0]).containsExactly("sh", "yaml", "xml", "sh", "java");
+        assertThat(blocks).extracting(block -> block[0]).containsExactly("sh", "yaml", "xml", "sh", "sh", "java");
         assertThat(blocks.get(0)[1]).isEqualTo("./mvnw install -DskipTests\n");
         assertThat(read("retry.yml")).isEqualTo(blocks.get(1)[1]);
         assertThat(read("pom.xml")).isEqualTo(blocks.get(2)[1]);
-        assertThat(read("src/main/java/com/acme/media/CdnPurge.java")).isEqualTo(blocks.get(4)[1]);
+        assertThat(read("src/main/java/com/acme/media/CdnPurge.java")).isEqualTo(blocks.get(5)[1]);
     }
 
     @Test
     void importsTheDefinitionsWithAnAbsolutePath() throws IOException {
         assertThat(blocks(USING_IT).get(3)[1])
                 .contains("rabbitmqctl import_definitions \"$PWD/target/generated-resources/");
+    }
+
+    @Test
+    void createsTheVirtualHostBeforeImportingIntoIt() throws IOException {
+        String imports = blocks(USING_IT).get(3)[1];
+
+        assertThat(imports.indexOf("-X PUT http://rabbit:15672/api/vhosts/some-vhost\n"))
+                .isNotNegative()
+                .isLessThan(imports.indexOf("definitions.vhost.json"));
+    }
+
+    @Test
+    void grantsTheServicesUserAccessToTheVirtualHost() throws IOException {
+        assertThat(blocks(USING_IT).get(4)[1])
+                .contains("http://rabbit:15672/api/permissions/some-vhost/media\n")
+                .contains("rabbitmqctl set_permissions -p some-vhost media '.*' '.*' '.*'\n");
     }
 
     @Test

@@ -293,12 +293,15 @@ final class ConsoleApi implements HttpHandler {
             String key = text(body.path("group"), "group");
             filter = ReplayFilter.all().failure(key);
             // The group as its page counted it: the replay stops looking once it has them, and messages parked in
-            // the group since stay for another look.
-            expected = body.path("expected").isIntegralNumber() && body.path("expected").asLong() > 0
-                    ? body.path("expected").asLong() : null;
+            // the group since stay for another look. A bad count is refused, never read as "the whole group".
+            expected = expected(body.path("expected"));
             limit = expected == null ? Integer.MAX_VALUE : (int) Math.min(expected, Integer.MAX_VALUE);
             chosen = "group " + key + (expected == null ? "" : " of " + expected);
         } else {
+            if (body.hasNonNull("expected")) {
+                throw ConsoleException.badRequest("expected goes with a group: a replay of ids takes the messages it "
+                        + "names; got " + abbreviate(body.path("expected")));
+            }
             JsonNode ids = body.path("ids");
             if (!ids.isArray() || ids.isEmpty() || ids.size() > MAX_IDS) {
                 throw ConsoleException.badRequest("ids is a list of 1 to " + MAX_IDS + " message ids; got " + abbreviate(ids));
@@ -339,6 +342,18 @@ final class ConsoleApi implements HttpHandler {
 
     private ParkingLot parkingLot(Service service) throws IOException {
         return ParkingLot.of(amqp.get(), service, clock);
+    }
+
+    /** A group's count as the page read it, or null if the request gives none. */
+    private static Long expected(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        if (!node.isNumber() || !node.canConvertToExactIntegral() || !node.canConvertToLong() || node.asLong() < 1) {
+            throw ConsoleException.badRequest("expected is a whole number of messages, 1 or more; got "
+                    + abbreviate(node));
+        }
+        return node.asLong();
     }
 
     private static String requestId(JsonNode body) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,6 +27,14 @@ final class MessageView {
 
     /** The most bytes of a body shown: a parked message can be as large as the broker allows. */
     static final int MAX_BODY = 256 * 1024;
+    /**
+     * Said beside the broker's delivery count: the console reads a parking lot with consumers that give every
+     * message back, and a quorum queue counts each of those deliveries, so the count runs ahead of the deliveries
+     * to a service.
+     */
+    private static final Note CONSOLES_OWN_READS = new Note("counts the console's own reads too",
+            "Each look at this message's group or page takes it from the parking lot and gives it back, and the "
+                    + "broker counts that as a delivery.");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private MessageView() {
@@ -39,7 +48,12 @@ final class MessageView {
     /** The whole of one message. */
     record Detail(String id, String parkedAt, String reason, String detail, String routingKey, int attempts,
             int replays, int copies, String replayedBy, String replayedAt, String exception, String exceptionMessage,
-            List<String> failures, Map<String, String> properties, Map<String, String> headers, Body body) {
+            List<String> failures, Map<String, String> properties, Map<String, String> headers,
+            Map<String, Note> headerNotes, Body body) {
+    }
+
+    /** A few words to show beside a header's value, and a sentence that says why. */
+    record Note(String note, String why) {
     }
 
     /**
@@ -64,7 +78,8 @@ final class MessageView {
                 message.routingKey().orElse(null), message.attempts(), message.headers().replays(), message.copies(),
                 message.replayedBy().orElse(null), time(message.replayedAt().orElse(null)),
                 message.exception().orElse(null), message.exceptionMessage().orElse(null), message.failures(),
-                properties(message.properties()), headers(message.properties().getHeaders()), body(message));
+                properties(message.properties()), headers(message.properties().getHeaders()),
+                headerNotes(message.properties().getHeaders()), body(message));
     }
 
     private static String time(Instant instant) {
@@ -100,6 +115,11 @@ final class MessageView {
             headers.forEach((name, value) -> shown.put(name, display(value)));
         }
         return shown;
+    }
+
+    private static Map<String, Note> headerNotes(Map<String, Object> headers) {
+        return headers != null && headers.containsKey(RetryHeaders.X_DELIVERY_COUNT)
+                ? Map.of(RetryHeaders.X_DELIVERY_COUNT, CONSOLES_OWN_READS) : Map.of();
     }
 
     /** A header's value as text: AMQP's long strings as text, tables and arrays in brackets, times as instants. */

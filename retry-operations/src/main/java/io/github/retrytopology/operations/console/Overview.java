@@ -49,7 +49,7 @@ final class Overview {
     private final AmqpConnection amqp;
     private final LongSupplier ticker;
     private final ExecutorService planner;
-    private Drift drift = new Drift("unknown", 0, List.of(), "the plan is being read");
+    private Drift drift = new Drift("reading", 0, List.of(), null);
     private long plannedAt;
     private boolean planning;
 
@@ -73,7 +73,10 @@ final class Overview {
     record Management(boolean available, String error) {
     }
 
-    /** The plan in short: {@code in-sync}, {@code drift} or {@code unknown}, with a line per object that differs. */
+    /**
+     * The plan in short, with a line per object that differs: {@code reading} until the first reading ends, then
+     * {@code in-sync}, {@code drift}, or {@code unknown} with the error that kept it from being read.
+     */
     record Drift(String state, int changes, List<String> lines, String error) {
     }
 

@@ -134,6 +134,25 @@ class ConsoleApiIT {
     }
 
     @Test
+    void saysThePlanIsBeingReadUntilItsFirstReadingIsDoneWithoutCallingItUnknown() throws Exception {
+        console.close();
+        try (HeldPlanProxy proxy = HeldPlanProxy.of(broker.broker().managementUri())) {
+            access = BrokerAccess.of(List.of(proxy.uri()), List.of(broker.broker().amqpUri(broker.name())),
+                    Optional.empty(), Optional.empty());
+            console = start(false);
+
+            JsonNode whileHeld = get("/api/overview");
+            proxy.release();
+
+            assertThat(whileHeld.path("management").path("available").asBoolean()).isTrue();
+            assertThat(whileHeld.path("drift").path("state").asText()).isEqualTo("reading");
+            assertThat(whileHeld.path("drift").path("error").isNull()).isTrue();
+            await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift")
+                    .path("state").asText()).isEqualTo("in-sync"));
+        }
+    }
+
+    @Test
     void saysSoWhenTheSpecsVirtualHostDoesNotExist() throws Exception {
         console.close();
         spec = spec.inVhost("no-such-vhost-" + broker.name());
@@ -218,6 +237,33 @@ class ConsoleApiIT {
         });
         assertParked(2);
         assertThat(get("/api/jobs").path("jobs")).hasSize(1);
+    }
+
+    @Test
+    void replaysNoMoreOfAGroupThanItsExpectedCountSoMessagesParkedSinceStayParked() throws Exception {
+        park(3, "timeout after 500 ms", "t");
+        JsonNode group = get("/api/services/orders/groups").path("groups").get(0);
+        park(2, "timeout after 700 ms", "u"); // parked into the same group after the count was read
+
+        JsonNode counted = awaitJob(JSON.readTree(send(action("/api/services/orders/replay", "{\"requestId\":\"r-3\","
+                + "\"group\":\"" + group.path("key").asText() + "\",\"rate\":100,\"expected\":"
+                + group.path("count").asLong() + "}")).body()).path("id").asText());
+
+        assertThat(counted.path("state").asText()).isEqualTo("done");
+        assertThat(counted.path("replayed").asInt()).isEqualTo(3);
+        assertThat(drain(orders.queue())).extracting(message -> message.getProps().getMessageId())
+                .containsExactlyInAnyOrder("id-t0", "id-t1", "id-t2");
+        assertParked(2);
+
+        // Fewer than expected: it replays those there are, and says so.
+        JsonNode fewer = awaitJob(JSON.readTree(send(action("/api/services/orders/replay", "{\"requestId\":\"r-4\","
+                + "\"group\":\"" + group.path("key").asText() + "\",\"rate\":100,\"expected\":5}")).body())
+                .path("id").asText());
+
+        assertThat(fewer.path("state").asText()).isEqualTo("done");
+        assertThat(fewer.path("expected").asInt()).isEqualTo(5);
+        assertThat(fewer.path("replayed").asInt()).isEqualTo(2);
+        assertParked(0);
     }
 
     @Test
@@ -333,6 +379,13 @@ class ConsoleApiIT {
         cases.add(new String[] {"{\"requestId\":\"a\",\"group\":\"g\",\"ids\":[\"x\"],\"rate\":1}", "400", "either a group or ids"});
         cases.add(new String[] {"{\"requestId\":\"a\",\"ids\":[],\"rate\":1}", "400", "ids is a list of 1 to"});
         cases.add(new String[] {"{\"requestId\":\"a\",\"ids\":[7],\"rate\":1}", "400", "each id is a non-empty string; got 7"});
+        cases.add(new String[] {"{\"requestId\":\"a\",\"group\":\"g\",\"rate\":1,\"expected\":0}", "400",
+                "expected is a whole number of messages, 1 or more; got 0"});
+        cases.add(new String[] {"{\"requestId\":\"a\",\"group\":\"g\",\"rate\":1,\"expected\":\"5\"}", "400",
+                "got \"5\""});
+        cases.add(new String[] {"{\"requestId\":\"a\",\"group\":\"g\",\"rate\":1,\"expected\":2.5}", "400", "got 2.5"});
+        cases.add(new String[] {"{\"requestId\":\"a\",\"ids\":[\"x\"],\"rate\":1,\"expected\":1}", "400",
+                "expected goes with a group"});
         for (String[] bad : cases) {
             HttpResponse<String> answer = send(action("/api/services/orders/replay", bad[0]));
             assertThat(answer.statusCode()).as(bad[0]).isEqualTo(Integer.parseInt(bad[1]));

@@ -14,6 +14,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -33,6 +34,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,7 @@ class ConsoleBrowserIT {
     @RegisterExtension
     static final TestVhost broker = new TestVhost();
 
+    private RetrySpec spec;
     private Service orders;
     private Console console;
     private RetryingConsumer consumer;
@@ -91,7 +94,7 @@ class ConsoleBrowserIT {
         Assumptions.assumeTrue(installed, "no " + CHROMIUM + " and " + DRIVER + " here (Debian's chromium and "
                 + "chromium-driver): the console's browser test is skipped");
         broker.reset();
-        RetrySpec spec = broker.inThisVhost(Specs.load(Path.of("../retry-runtime/src/test/resources/specs/fast-retries.yml")));
+        spec = broker.inThisVhost(Specs.load(Path.of("../retry-runtime/src/test/resources/specs/fast-retries.yml")));
         orders = spec.service("orders");
         broker.declare(spec);
         park(orders);
@@ -100,17 +103,26 @@ class ConsoleBrowserIT {
                 .on("order.created", context -> handled.add(context.routingKey()))
                 .on("order.*.paid", String.class, (payload, context) -> { })
                 .build()).start();
-        BrokerAccess access = BrokerAccess.of(List.of(broker.broker().managementUri().toString()),
-                List.of(broker.broker().amqpUri(broker.name())), Optional.empty(), Optional.empty());
-        console = Console.start(spec, "fast-retries.yml", access,
-                new ConsoleSettings(InetAddress.getLoopbackAddress(), 0, false, false, "on-call", 100_000));
+        console = startConsole(broker.broker().managementUri().toString());
         browser = chromium(profile);
+    }
+
+    /** Once for the class, so that each test's screenshots stay beside the others'. */
+    @BeforeAll
+    static void clearScreenshots() throws IOException {
         Files.createDirectories(SCREENSHOTS);
         try (var old = Files.newDirectoryStream(SCREENSHOTS, "*.png")) {
             for (Path shot : old) {
                 Files.delete(shot);
             }
         }
+    }
+
+    private Console startConsole(String managementUri) throws IOException {
+        BrokerAccess access = BrokerAccess.of(List.of(managementUri), List.of(broker.broker().amqpUri(broker.name())),
+                Optional.empty(), Optional.empty());
+        return Console.start(spec, "fast-retries.yml", access,
+                new ConsoleSettings(InetAddress.getLoopbackAddress(), 0, false, false, "on-call", 100_000));
     }
 
     /** 12 messages that timed out calling one host or another, and 3 of another failure. */
@@ -185,7 +197,14 @@ class ConsoleBrowserIT {
         assertThat(browser.findElement(By.cssSelector("[data-testid=failures]")).getText())
                 .contains("timeout after 503 ms calling 10.0.0.3");
         assertThat(browser.findElement(By.cssSelector("[data-testid=headers]")).getText()).contains("retry-attempts");
+        // Looking at the group delivered it to the console and took it back: the broker counted that.
+        WebElement deliveryCount = browser.findElement(By.xpath(
+                "//*[@data-testid='headers']//tr[th='" + RetryHeaders.X_DELIVERY_COUNT + "']"));
+        assertThat(deliveryCount.findElement(By.cssSelector("[data-testid=header-note]")).getText())
+                .isEqualTo("counts the console's own reads too");
         screenshot("4-message");
+        script("arguments[0].scrollIntoView({block: 'center'});", deliveryCount);
+        screenshot("4-message-its-delivery-count");
         browser.navigate().back();
 
         WebElement replayGroup = wait.until(ExpectedConditions.elementToBeClickable(By.id("replay-group")));
@@ -228,13 +247,38 @@ class ConsoleBrowserIT {
                 .noneMatch(message -> message.contains("Content Security Policy") || message.contains("Uncaught"));
     }
 
+    @Test
+    void showsThePlanAsLoadingWhileItIsReadNotAsAWarning() throws Exception {
+        console.close();
+        try (HeldPlanProxy proxy = HeldPlanProxy.of(broker.broker().managementUri())) {
+            console = startConsole(proxy.uri());
+            browser.get(console.uri().toString());
+            WebDriverWait wait = new WebDriverWait(browser, WAIT);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=service-orders]")));
+            WebElement drift = browser.findElement(By.cssSelector("[data-testid=drift]"));
+            WebElement state = drift.findElement(By.cssSelector("[data-testid=drift-state]"));
+
+            assertThat(drift.getAttribute("data-state")).isEqualTo("reading");
+            assertThat(state.getText()).isEqualTo("reading the plan…");
+            assertThat(script("return getComputedStyle(arguments[0]).color;", state))
+                    .as("the muted grey of the page's other quiet text, not amber")
+                    .isEqualTo(script("return getComputedStyle(document.getElementById('job-detail')).color;"));
+            screenshot("0-drift-while-the-plan-is-read");
+
+            proxy.release();
+            wait.until(ExpectedConditions.attributeToBe(drift, "data-state", "in-sync"));
+            assertThat(state.getText()).isEqualTo("in sync");
+            screenshot("0-drift-in-sync");
+        }
+    }
+
     private WebElement groupRow(String message) {
         return browser.findElements(By.cssSelector("[data-testid=group-row]")).stream()
                 .filter(row -> row.getText().contains(message)).findFirst().orElse(null);
     }
 
-    private Object script(String script) {
-        return ((JavascriptExecutor) browser).executeScript(script);
+    private Object script(String script, Object... arguments) {
+        return ((JavascriptExecutor) browser).executeScript(script, arguments);
     }
 
     private void screenshot(String name) throws IOException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.impl.LongStringHelper;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
@@ -61,6 +62,28 @@ class MessageViewTest {
                 .isEqualTo("[{queue: orders}, 3]");
         assertThat(MessageView.display(new Date(0))).isEqualTo("1970-01-01T00:00:00Z");
         assertThat(MessageView.display(new byte[] {1, 2})).isEqualTo("0102");
+    }
+
+    @Test
+    void notesBesideTheDeliveryCountThatTheConsolesOwnReadsCountToo() {
+        AMQP.BasicProperties counted = new AMQP.BasicProperties.Builder().messageId("m")
+                .headers(Map.of(RetryHeaders.X_DELIVERY_COUNT, 2L, RetryHeaders.ATTEMPTS, 4)).build();
+
+        MessageView.Detail detail = MessageView.detail(new ParkedMessage(counted, new byte[0], 1));
+
+        assertThat(detail.headers()).containsEntry(RetryHeaders.X_DELIVERY_COUNT, "2");
+        assertThat(detail.headerNotes()).containsOnlyKeys(RetryHeaders.X_DELIVERY_COUNT);
+        assertThat(detail.headerNotes().get(RetryHeaders.X_DELIVERY_COUNT).note())
+                .isEqualTo("counts the console's own reads too");
+        assertThat(detail.headerNotes().get(RetryHeaders.X_DELIVERY_COUNT).why())
+                .contains("takes it from the parking lot and gives it back");
+    }
+
+    @Test
+    void notesNothingForAMessageTheBrokerHasNotCounted() {
+        MessageView.Detail detail = MessageView.detail(message(new byte[0]));
+
+        assertThat(detail.headerNotes()).isEmpty();
     }
 
     private static ParkedMessage message(byte[] body) {

@@ -189,14 +189,16 @@ function shortKey(key) {
   return key.length > 12 ? `${key.slice(0, 12)}…` : key;
 }
 
-function keyValueTable(object, testid) {
+// notes: a short note to show beside some keys' values, as { key: { note, why } }.
+function keyValueTable(object, testid, notes = {}) {
   const entries = Object.entries(object || {});
   if (entries.length === 0) return el('p', { class: 'muted', testid }, 'none');
   return el('table', { class: 'kv', testid },
     el('tbody', {}, entries.map(([k, v]) => el('tr', {},
       el('th', { scope: 'row' }, k),
       el('td', { class: 'mono wrap' }, v === null || v === undefined ? DASH
-        : typeof v === 'string' ? v : JSON.stringify(v))))));
+        : typeof v === 'string' ? v : JSON.stringify(v),
+      notes[k] ? el('span', { class: 'note', testid: 'header-note', title: notes[k].why }, notes[k].note) : null)))));
 }
 
 function definitionList(pairs, testid) {
@@ -386,7 +388,9 @@ function renderOverview(page) {
 function showDrift(drift, panel, stateNode, linesNode) {
   panel.dataset.state = drift.state;
   const lines = drift.lines || [];
-  if (drift.state === 'in-sync') {
+  if (drift.state === 'reading') {
+    stateNode.textContent = 'reading the plan…';
+  } else if (drift.state === 'in-sync') {
     stateNode.textContent = 'in sync';
   } else if (drift.state === 'drift') {
     stateNode.textContent = `drift: ${plural(drift.changes ?? lines.length, 'change')}`;
@@ -511,7 +515,8 @@ function groupsTable(service, groups) {
         () => openReplay(groupReplay(service, g))))))));
 }
 
-// "expected" is optional for the server: it only lets the progress say "3 of 10" for a group.
+// "expected" is the count the page shows: the replay takes no more than that, so messages parked into the group since
+// the page read it stay parked (and the progress says "3 of 10").
 function groupReplay(service, group) {
   return {
     service,
@@ -681,7 +686,7 @@ function renderMessage(page, [service, id]) {
         (m.failures || []).length === 0 ? el('p', { class: 'muted' }, 'none recorded')
           : el('ol', { class: 'failures mono', testid: 'failures' }, m.failures.map((f) => el('li', {}, f)))),
       el('div', { class: 'columns' },
-        el('section', { class: 'panel' }, el('h2', {}, 'Headers'), keyValueTable(m.headers, 'headers')),
+        el('section', { class: 'panel' }, el('h2', {}, 'Headers'), keyValueTable(m.headers, 'headers', m.headerNotes || {})),
         el('section', { class: 'panel' }, el('h2', {}, 'Properties'), keyValueTable(m.properties, 'properties'))),
       el('section', { class: 'panel' },
         el('h2', {}, 'Body ', el('span', { class: 'light', testid: 'body-label', id: 'body-label' },
