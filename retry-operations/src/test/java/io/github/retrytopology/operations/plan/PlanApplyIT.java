@@ -138,6 +138,31 @@ class PlanApplyIT {
     }
 
     @Test
+    void whatAFailedImportLeftOnABrokerTooOldIsShownAsAPartialImport() throws IOException {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(!version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " delays retries");
+        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+
+        // RabbitMQ imports the policies in its own order and stops at the first one it does not know (mail's): the
+        // exchange and audit's policies stay, no queue and no binding.
+        assertThatThrownBy(() -> broker.management().importTopology(Topology.of(spec)))
+                .isInstanceOf(TestManagement.StatusException.class)
+                .hasMessageContaining("are not recognised policy settings");
+
+        assertThatThrownBy(() -> planner.plan(spec))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("is RabbitMQ " + version + ", and [mail] have the broker delay their retries")
+                .hasMessageEndingWith(". The virtual host " + broker.name() + " already holds 5 objects of the spec, as "
+                        + "a partial import of its definitions leaves them: exchange plan.events, policy audit, "
+                        + "policy audit.retry.1, policy audit.retry.2, policy audit.parking-lot; the spec cannot run on "
+                        + "this broker with them: delete them, or apply once it is RabbitMQ 4.3.1 or later");
+        assertThatThrownBy(() -> planner.apply(spec, ApplyOptions.safe(), progress::add))
+                .hasMessageContaining("already holds 5 objects of the spec");
+        assertThat(progress).isEmpty();
+    }
+
+    @Test
     void aDeletedQueueIsToCreate() throws Exception {
         applyBringsInSync(spec(), ApplyOptions.safe());
         try (Channel channel = channel()) {
