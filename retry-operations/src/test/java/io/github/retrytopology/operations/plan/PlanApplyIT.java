@@ -86,6 +86,19 @@ class PlanApplyIT {
         return broker.inThisVhost(Specs.parse(yaml.getBytes(StandardCharsets.UTF_8), "plan.yml"));
     }
 
+    /** The spec with a third service, mail, whose retries the broker delays (RabbitMQ 4.3.1 and later). */
+    private static RetrySpec withMailDelayedByTheBroker() {
+        return spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+    }
+
+    /** The test broker's version, when it is too old to delay retries; the test is skipped otherwise. */
+    private static BrokerVersion assumeBrokerTooOldToDelay() throws IOException {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(!version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " delays retries");
+        return version;
+    }
+
     @Test
     void anEmptyVhostIsAllToCreateAndOneApplyBringsItInSync() throws IOException {
         Plan plan = planner.plan(spec());
@@ -108,8 +121,7 @@ class PlanApplyIT {
     void aServiceTheBrokerDelaysHasItsPolicyAndNoTiersAndOneApplyBringsItInSync() throws IOException {
         BrokerVersion version = broker.broker().version();
         assumeTrue(version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " does not delay retries");
-        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
-                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+        RetrySpec spec = withMailDelayedByTheBroker();
 
         Plan plan = planner.plan(spec);
 
@@ -123,10 +135,8 @@ class PlanApplyIT {
 
     @Test
     void aBrokerTooOldToDelayRetriesIsToldSoAndNothingChanges() throws IOException {
-        BrokerVersion version = broker.broker().version();
-        assumeTrue(!version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " delays retries");
-        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
-                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+        BrokerVersion version = assumeBrokerTooOldToDelay();
+        RetrySpec spec = withMailDelayedByTheBroker();
 
         assertThatThrownBy(() -> planner.apply(spec, ApplyOptions.safe(), progress::add))
                 .isInstanceOf(IOException.class)
@@ -139,10 +149,8 @@ class PlanApplyIT {
 
     @Test
     void whatAFailedImportLeftOnABrokerTooOldIsShownAsAPartialImport() throws IOException {
-        BrokerVersion version = broker.broker().version();
-        assumeTrue(!version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " delays retries");
-        RetrySpec spec = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
-                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n");
+        BrokerVersion version = assumeBrokerTooOldToDelay();
+        RetrySpec spec = withMailDelayedByTheBroker();
 
         // RabbitMQ imports the policies in its own order and stops at the first one it does not know (mail's): the
         // exchange and audit's policies stay, no queue and no binding.
