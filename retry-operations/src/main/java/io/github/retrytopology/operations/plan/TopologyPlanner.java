@@ -9,6 +9,7 @@ import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.ManagementApi;
+import io.github.retrytopology.operations.plan.PlanEntry.Action;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -77,12 +78,16 @@ public final class TopologyPlanner {
 
     private BrokerState read(RetrySpec spec) throws IOException {
         requireVersion(spec);
-        boolean countNodes = spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
-        BrokerState state = BrokerState.read(api, spec.vhost(), countNodes);
+        BrokerState state = BrokerState.read(api, spec.vhost(), countsNodes(spec));
         for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
             state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
         }
         return state;
+    }
+
+    /** Whether reading the broker for this spec counts the cluster's nodes: its classic queues need the count. */
+    private static boolean countsNodes(RetrySpec spec) {
+        return spec.services().stream().anyMatch(service -> service.queueType() == QueueType.CLASSIC);
     }
 
     /**
@@ -109,8 +114,32 @@ public final class TopologyPlanner {
                     .toList();
             throw new IOException("the broker at " + api.base() + " is RabbitMQ " + version + ", and " + services
                     + " have the broker delay their retries (delayBy: broker), which needs RabbitMQ " + required.get()
-                    + " or later; nothing was changed. Upgrade the broker, or delay by tier-queues");
+                    + " or later; nothing was changed. Upgrade the broker, or delay by tier-queues"
+                    + partialImport(spec, required.get()));
         }
+    }
+
+    /**
+     * What an import of the spec's definitions left on a broker too old for them, said as such, or nothing: such an
+     * import fails at the first policy the broker does not know, after the exchange and the policies before it.
+     */
+    private String partialImport(RetrySpec spec, BrokerVersion required) {
+        List<String> present;
+        try {
+            present = Planner.plan(spec, BrokerState.read(api, spec.vhost(), countsNodes(spec)), api.base()).entries().stream()
+                    .filter(entry -> entry.action() != Action.CREATE && entry.action() != Action.ORPHAN)
+                    .map(PlanEntry::object)
+                    .toList();
+        } catch (IOException unread) {
+            return "";
+        }
+        if (present.isEmpty()) {
+            return "";
+        }
+        return ". The virtual host " + spec.vhost() + " already holds " + Words.count(present.size(), "object")
+                + " of the spec, as a partial import of its definitions leaves them: " + String.join(", ", present)
+                + "; the spec cannot run on this broker with them: delete them, or apply once it is RabbitMQ " + required
+                + " or later";
     }
 
     /**
