@@ -126,7 +126,8 @@ public final class TopologyPlanner {
     private String partialImport(RetrySpec spec, BrokerVersion required) {
         List<String> present;
         try {
-            present = Planner.plan(spec, BrokerState.read(api, spec.vhost(), countsNodes(spec)), api.base()).entries().stream()
+            BrokerState state = BrokerState.read(api, spec.vhost(), countsNodes(spec));
+            present = Planner.plan(spec, state, api.base()).entries().stream()
                     .filter(entry -> entry.action() != Action.CREATE && entry.action() != Action.ORPHAN)
                     .map(PlanEntry::object)
                     .toList();
