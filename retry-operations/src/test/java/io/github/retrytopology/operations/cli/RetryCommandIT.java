@@ -15,6 +15,7 @@ import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.Parked;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,7 +71,7 @@ class RetryCommandIT {
             channel.confirmSelect();
             channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder()
                     .messageId("stale").expiration("50").build(), "stale".getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
         assertParked(parkingLot, 1);
         park(orders, "order.created", "twin", new IllegalStateException("boom"), NOW.minusSeconds(90));
@@ -166,7 +167,7 @@ class RetryCommandIT {
                 "--spec", SPEC.toString(), "console", "--port", "0", "--read-only", "--as", "alice"));
         HttpResponse<String> session;
         try {
-            await().atMost(10, SECONDS).until(() -> out.toString().contains(" at http://"));
+            await().atMost(Patience.WAIT).until(() -> out.toString().contains(" at http://"));
             URI page = URI.create(out.toString().substring(out.toString().indexOf("http://")).split("\\s")[0]);
             session = HttpClient.newHttpClient().send(HttpRequest.newBuilder(page.resolve("/api/session")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -180,7 +181,7 @@ class RetryCommandIT {
         JsonNode read = JSON.readTree(session.body());
         assertThat(read.path("readOnly").asBoolean()).isTrue();
         assertThat(read.path("operator").asText()).isEqualTo("alice");
-        assertThat(serving.get(10, SECONDS)).isZero();
+        assertThat(serving.get(Patience.WAIT_SECONDS, SECONDS)).isZero();
         Result remote = run("--uri", uri, "--spec", SPEC.toString(), "console", "--bind", "0.0.0.0", "--port", "0");
         assertThat(remote.exitCode()).isEqualTo(1);
         assertThat(remote.err()).contains("would listen on 0.0.0.0, which other machines may reach", "--allow-remote");
@@ -295,12 +296,12 @@ class RetryCommandIT {
         try (Channel channel = broker.connect("park").createChannel()) {
             channel.confirmSelect();
             Parked.publish(channel, service, routingKey, body, failure, parkedAt);
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 
     /** A quorum queue counts the messages a closed channel returned a moment after it closed: the count is awaited. */
     private static void assertParked(ParkingLot parkingLot, long expected) {
-        await().atMost(5, SECONDS).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
     }
 }

@@ -1,6 +1,5 @@
 package io.github.retrytopology.operations.console;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,6 +14,7 @@ import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.Parked;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
 import java.io.InputStream;
@@ -100,9 +100,9 @@ class ConsoleApiIT {
         assertThat(service.path("tiers")).extracting(tier -> tier.path("queue").asText())
                 .containsExactly("orders.retry.1", "orders.retry.2", "orders.retry.3");
         // The management API's counts lag by its statistics interval, 5 s by default.
-        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("services").get(0)
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(get("/api/overview").path("services").get(0)
                 .path("parked").asLong()).isEqualTo(3));
-        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("state")
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("state")
                 .asText()).isEqualTo("in-sync"));
         HttpResponse<String> picture = send(HttpRequest.newBuilder(uri("/api/topology.svg")).build());
         assertThat(picture.headers().firstValue("Content-Type")).hasValue("image/svg+xml; charset=utf-8");
@@ -128,7 +128,7 @@ class ConsoleApiIT {
         assertThat(service.path("queueDepth").path("ready").asLong()).isZero();
         assertThat(service.path("tiers").get(0).path("messages").asLong()).isZero();
         assertThat(service.path("rates").isNull()).isTrue();
-        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
                 .asText()).startsWith("the plan could not be read: "));
         assertThat(get("/api/services/orders/groups").path("groups").get(0).path("count").asLong()).isEqualTo(2);
     }
@@ -147,7 +147,7 @@ class ConsoleApiIT {
             assertThat(whileHeld.path("management").path("available").asBoolean()).isTrue();
             assertThat(whileHeld.path("drift").path("state").asText()).isEqualTo("reading");
             assertThat(whileHeld.path("drift").path("error").isNull()).isTrue();
-            await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift")
+            await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(get("/api/overview").path("drift")
                     .path("state").asText()).isEqualTo("in-sync"));
         }
     }
@@ -168,7 +168,7 @@ class ConsoleApiIT {
         assertThat(overview.path("services").get(0).path("parked").isNull()).isTrue();
         assertThat(groups.statusCode()).isEqualTo(502);
         assertThat(error(groups)).contains("vhost " + spec.vhost() + " not found");
-        await().atMost(15, SECONDS).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(get("/api/overview").path("drift").path("error")
                 .asText()).contains("the virtual host '" + spec.vhost() + "' does not exist"));
     }
 
@@ -421,22 +421,22 @@ class ConsoleApiIT {
             String body = prefix + (count == 1 && prefix.contains("/") ? "" : String.valueOf(i));
             Parked.publish(channel, orders, "order.created", body, new IOException(exceptionMessage), NOW.minusSeconds(60));
         }
-        channel.waitForConfirmsOrDie(5_000);
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
     }
 
     private JsonNode awaitJob(String id) throws Exception {
-        await().atMost(20, SECONDS).until(() -> !get("/api/jobs/" + id).path("state").asText().equals("running"));
+        await().atMost(Patience.WAIT).until(() -> !get("/api/jobs/" + id).path("state").asText().equals("running"));
         return get("/api/jobs/" + id);
     }
 
     private void assertParked(long expected) throws IOException {
         ParkingLot parkingLot = ParkingLot.of(broker.connect("count"), orders);
-        await().atMost(5, SECONDS).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(parkingLot.count()).isEqualTo(expected));
     }
 
     private List<GetResponse> drain(String queue) throws IOException {
         List<GetResponse> messages = new ArrayList<>();
-        await().atMost(5, SECONDS).until(() -> channel.messageCount(queue) > 0);
+        await().atMost(Patience.WAIT).until(() -> channel.messageCount(queue) > 0);
         for (GetResponse response = channel.basicGet(queue, true); response != null;
                 response = channel.basicGet(queue, true)) {
             messages.add(response);

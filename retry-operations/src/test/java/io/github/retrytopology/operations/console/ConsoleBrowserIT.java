@@ -1,6 +1,5 @@
 package io.github.retrytopology.operations.console;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,6 +16,7 @@ import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.Parked;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.File;
 import java.io.IOException;
@@ -71,7 +71,6 @@ class ConsoleBrowserIT {
     private static final Path CHROMIUM = Path.of(System.getProperty("console.chromium", "/usr/bin/chromium"));
     private static final Path DRIVER = Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
     private static final Path SCREENSHOTS = Path.of("target/console-screenshots");
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -139,7 +138,7 @@ class ConsoleBrowserIT {
                 Parked.publish(channel, orders, "order.created", "locked-" + i,
                         new IllegalStateException("order " + i + " is locked"), Instant.now().minusSeconds(60));
             }
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 
@@ -175,7 +174,7 @@ class ConsoleBrowserIT {
     void findsAFailureGroupReplaysItAtALimitedRateAndSeesItConsumedAndGone() throws Exception {
         String origin = console.uri().toString();
         browser.get(origin);
-        WebDriverWait wait = new WebDriverWait(browser, WAIT);
+        WebDriverWait wait = new WebDriverWait(browser, Patience.WAIT);
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=service-orders]")));
         wait.until(driver -> (Boolean) script("const img = document.getElementById('topology');"
                 + " return img !== null && img.complete && img.naturalWidth > 0;"));
@@ -220,7 +219,7 @@ class ConsoleBrowserIT {
         wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 12"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=group-empty]")));
         screenshot("6-replayed-and-the-group-empty");
-        await().atMost(10, SECONDS).until(() -> handled.size() >= 12);
+        await().atMost(Patience.WAIT).until(() -> handled.size() >= 12);
         browser.findElement(By.cssSelector("[data-testid=crumbs] a[href='#/services/orders']")).click();
         wait.until(driver -> groupRow("order # is locked") != null);
         assertThat(browser.findElements(By.cssSelector("[data-testid=group-row][data-key='" + key + "']"))).isEmpty();
@@ -253,7 +252,7 @@ class ConsoleBrowserIT {
         try (HeldPlanProxy proxy = HeldPlanProxy.of(broker.broker().managementUri())) {
             console = startConsole(proxy.uri());
             browser.get(console.uri().toString());
-            WebDriverWait wait = new WebDriverWait(browser, WAIT);
+            WebDriverWait wait = new WebDriverWait(browser, Patience.WAIT);
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=service-orders]")));
             WebElement drift = browser.findElement(By.cssSelector("[data-testid=drift]"));
             WebElement state = drift.findElement(By.cssSelector("[data-testid=drift-state]"));

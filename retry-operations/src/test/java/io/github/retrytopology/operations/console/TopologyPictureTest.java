@@ -6,6 +6,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.runtime.testing.Patience;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -166,7 +167,7 @@ class TopologyPictureTest {
     }
 
     @Test
-    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    @Timeout(value = Patience.WAIT_SECONDS, unit = TimeUnit.SECONDS)
     void drawsTheLargestSpecWhole() throws Exception {
         RetrySpec spec = spec(services(200, 48));
 

@@ -1,6 +1,5 @@
 package io.github.retrytopology.operations.plan;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -23,6 +22,7 @@ import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.plan.ApplyReport.Outcome;
 import io.github.retrytopology.operations.plan.PlanEntry.Action;
 import io.github.retrytopology.operations.plan.PlanEntry.Kind;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestManagement;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -402,7 +402,7 @@ class PlanApplyIT {
                 channel.basicPublish("", "orders.parking-lot", true, new AMQP.BasicProperties.Builder()
                         .messageId("p" + i).expiration("600000").build(), ("parked " + i).getBytes(StandardCharsets.UTF_8));
             }
-            channel.waitForConfirmsOrDie(10_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
         Connection connection = broker.connect("orders-consumer");
         Channel consuming = connection.createChannel();
@@ -514,7 +514,7 @@ class PlanApplyIT {
                         + "stop the consumer and run apply --migrate again");
         consumer.close();
         migrating.close();
-        await().atMost(15, SECONDS).until(() -> count("audit") + count("audit.migrating") == 1);
+        await().atMost(Patience.WAIT).until(() -> count("audit") + count("audit.migrating") == 1);
     }
 
     @Test
@@ -539,7 +539,7 @@ class PlanApplyIT {
 
         // Once the broker's statistics name the catch-all, they name it for seconds after it is gone (3.5 s and
         // more measured on 3.10): a plan must not believe them.
-        await().atMost(15, SECONDS).pollInterval(java.time.Duration.ofMillis(200))
+        await().atMost(Patience.WAIT).pollInterval(java.time.Duration.ofMillis(200))
                 .until(() -> JSON.readTree(broker.management().get("api/queues/" + TestManagement.encode(broker.name())
                         + "?columns=name,policy")).findValuesAsText("policy").stream()
                         .filter("catch-all"::equals).count() == 8);
@@ -621,7 +621,7 @@ class PlanApplyIT {
         assertThat(plan.binding("orders", "order.created").action()).isEqualTo(Action.CREATE);
 
         applyBringsInSync(spec(), ApplyOptions.safe());
-        await().atMost(10, SECONDS).until(() -> count("orders") == 3);
+        await().atMost(Patience.WAIT).until(() -> count("orders") == 3);
     }
 
     @Test
@@ -685,7 +685,7 @@ class PlanApplyIT {
     /** Plans until the broker's statistics, which lag by a few seconds, show what the test made. */
     private Plan awaitPlan(RetrySpec spec, Predicate<Plan> ready) {
         Plan[] plan = new Plan[1];
-        await().atMost(15, SECONDS).pollInterval(java.time.Duration.ofMillis(500)).until(() -> {
+        await().atMost(Patience.WAIT).pollInterval(java.time.Duration.ofMillis(500)).until(() -> {
             plan[0] = planner.plan(spec);
             return ready.test(plan[0]);
         });
@@ -712,7 +712,7 @@ class PlanApplyIT {
             channel.confirmSelect();
             channel.basicPublish("", queue, true, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                     body.getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 
@@ -724,7 +724,7 @@ class PlanApplyIT {
                 channel.basicPublish("", queue, true, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                         (queue + " " + i).getBytes(StandardCharsets.UTF_8));
             }
-            channel.waitForConfirmsOrDie(10_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 
