@@ -10,10 +10,10 @@ import java.time.Duration;
  */
 public final class Patience {
 
+    /** {@link #WAIT} in seconds, for the methods and annotations that take an amount and a unit. */
+    public static final long WAIT_SECONDS = 60;
     /** The longest a test waits for something that must happen. */
-    public static final Duration WAIT = Duration.ofSeconds(60);
-    /** {@link #WAIT} in seconds, for the methods that take an amount and a unit. */
-    public static final long WAIT_SECONDS = WAIT.toSeconds();
+    public static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
     /**
      * The longest a connection may take to open, its AMQP handshake included (the Java client's own default
      * handshake timeout, 10 s, is what a loaded machine exceeded), and an HTTP connection to the management API.
