@@ -210,7 +210,8 @@ public final class RetryConsumers implements SmartLifecycle {
                     }
                     consume(opened);
                     notConnected = null;
-                    log.info("The retry consumers connected to RabbitMQ at {}", opened.connection().getAddress());
+                    log.info("The retry consumers connected to RabbitMQ at {}:{}",
+                            opened.connection().getAddress().getHostAddress(), opened.connection().getPort());
                     return;
                 }
             } catch (IOException | RuntimeException e) {
