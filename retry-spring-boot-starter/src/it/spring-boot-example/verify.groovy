@@ -26,7 +26,8 @@ try {
     broker.management().importTopology(Topology.of(spec.inVhost(vhost)))
     def output = new File(basedir, 'application.log')
     def java = new File(System.getProperty('java.home'), 'bin/java').path
-    def process = new ProcessBuilder(java, '-jar', jar.path, '--spring.rabbitmq.addresses=' + broker.amqpUri(vhost))
+    def process = new ProcessBuilder(java, '-jar', jar.path, '--spring.rabbitmq.addresses=' + broker.amqpUri(vhost),
+            '--server.port=0')
             .redirectErrorStream(true).redirectOutput(output).start()
     def waitFor = { String text ->
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
@@ -46,6 +47,12 @@ try {
             channel.waitForConfirmsOrDie(5_000)
         }
         waitFor('Purged photo-42.jpg')
+        // The endpoints the page points at, served over HTTP as the page's properties expose them.
+        def port = (output.text =~ /Tomcat started on port (\d+)/)[0][1]
+        def health = new URL("http://127.0.0.1:${port}/actuator/health").text
+        assert health.contains('"retry":{') && health.contains('"cdn-purge"') : health
+        def handled = new URL("http://127.0.0.1:${port}/actuator/metrics/retry.messages").text
+        assert handled.contains('"name":"retry.messages"') : handled
     } finally {
         process.destroy()
         assert process.waitFor(30, TimeUnit.SECONDS) : 'the application did not stop on SIGTERM:\n' + output.text

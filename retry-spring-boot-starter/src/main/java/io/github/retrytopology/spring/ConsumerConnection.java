@@ -3,8 +3,11 @@ package io.github.retrytopology.spring;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.RetrySpec;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
@@ -56,11 +59,37 @@ final class ConsumerConnection implements AutoCloseable {
     }
 
     /**
-     * The client factory Boot configured, copied with automatic recovery on.
+     * The virtual host the consumers connect to: Boot's ({@code spring.rabbitmq.virtual-host}, or the path of
+     * {@code spring.rabbitmq.addresses}) where it names one, as the command line's URI does; else the one the specs
+     * name with {@code vhost:}, {@code /} by default.
+     *
+     * @param bootVhost Boot's virtual host, null where {@code spring.rabbitmq.*} names none
+     * @throws RetryConfigurationException if Boot names none and the specs name different ones, which one
+     *     connection cannot consume from
+     */
+    static String vhost(List<RetrySpec> specs, String bootVhost) {
+        if (bootVhost != null) {
+            return bootVhost;
+        }
+        Map<String, String> exchanges = new TreeMap<>();
+        specs.forEach(spec -> exchanges.merge(spec.vhost(), "'" + spec.exchange() + "'", (a, b) -> a + ", " + b));
+        if (exchanges.size() > 1) {
+            throw new RetryConfigurationException(List.of("the specs on the class path name different virtual hosts, "
+                    + "and the consumers share one connection: " + exchanges.entrySet().stream()
+                            .map(entry -> "vhost '" + entry.getKey() + "' for exchange " + entry.getValue())
+                            .collect(Collectors.joining("; "))), "Give every retry.yml the same vhost, or set "
+                            + "spring.rabbitmq.virtual-host to the one the consumers connect to.");
+        }
+        return exchanges.isEmpty() ? "/" : exchanges.keySet().iterator().next();
+    }
+
+    /**
+     * The client factory Boot configured, copied with automatic recovery on, for this virtual host.
      *
      * @throws IllegalStateException if the application's connection factory is not one of Spring AMQP's
      */
-    static ConnectionFactory factory(org.springframework.amqp.rabbit.connection.ConnectionFactory springFactory) {
+    static ConnectionFactory factory(org.springframework.amqp.rabbit.connection.ConnectionFactory springFactory,
+            String vhost) {
         if (!(springFactory instanceof AbstractConnectionFactory configured)) {
             throw new IllegalStateException("the application's RabbitMQ connection factory, a "
                     + springFactory.getClass().getName() + ", is not a Spring AMQP AbstractConnectionFactory, whose "
@@ -69,6 +98,7 @@ final class ConsumerConnection implements AutoCloseable {
         ConnectionFactory factory = configured.getRabbitConnectionFactory().clone();
         factory.setAutomaticRecoveryEnabled(true);
         factory.setTopologyRecoveryEnabled(true);
+        factory.setVirtualHost(vhost);
         return factory;
     }
 
@@ -89,7 +119,8 @@ final class ConsumerConnection implements AutoCloseable {
         } catch (IOException | TimeoutException | RuntimeException e) {
             dispatch.shutdownNow();
             throw new IOException("could not connect to RabbitMQ at " + addresses.stream().map(Address::toString)
-                    .collect(Collectors.joining(",")) + ": " + e, e);
+                    .collect(Collectors.joining(",")) + ", virtual host '" + factory.getVirtualHost() + "': "
+                    + Refusal.describe(e), e);
         }
     }
 }

@@ -71,9 +71,10 @@ public final class RetryAutoConfiguration {
         List<ServiceHandler> handlers = HandlerBeans.resolve(topologies, beans, properties, payloads);
         List<RetrySpec> specs = topologies.stream().map(GeneratedTopology::spec).toList();
         Duration phase = lifecycle.getIfAvailable(LifecycleProperties::new).getTimeoutPerShutdownPhase();
-        return new RetryConsumers(handlers, specs, ConsumerConnection.factory(connectionFactory), details,
+        String vhost = ConsumerConnection.vhost(specs, details.getVirtualHost());
+        return new RetryConsumers(handlers, specs, ConsumerConnection.factory(connectionFactory, vhost), details,
                 payloads, customizers.orderedStream().toList(), properties,
-                stopTimeout(phase), connectionName(environment));
+                stopTimeout(phase), connectionName(environment), vhost);
     }
 
     /**

@@ -8,6 +8,8 @@ import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,7 +17,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,10 +36,18 @@ import org.springframework.context.SmartLifecycle;
  * beans they use are ready or after those beans are gone. On shutdown the deliveries in a handler finish, and
  * their republishes are confirmed, within Boot's {@code spring.lifecycle.timeout-per-shutdown-phase}; the ones
  * not yet handed to a handler go back to the queue at once.
+ *
+ * <p>A broker that does not answer at start-up does not fail it, unless {@code retry.fail-fast} is on: the
+ * consumers try again in the background, waiting longer each time up to {@link #LAST_RETRY}, and consume as soon as
+ * it answers. A broker that answers and refuses a service's queue fails the start-up, naming the queue.
  */
 public final class RetryConsumers implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(RetryConsumers.class);
+
+    /** The first wait before connecting again to a broker that did not answer; it doubles up to the last. */
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration LAST_RETRY = Duration.ofSeconds(16);
 
     private final List<ServiceHandler> handlers;
     private final List<RetrySpec> specs;
@@ -44,16 +58,25 @@ public final class RetryConsumers implements SmartLifecycle {
     private final RetryProperties properties;
     private final Duration stopTimeout;
     private final String connectionName;
+    private final String vhost;
 
-    /** Taken by start and stop; the health indicator reads the fields below without it, and never waits. */
+    /**
+     * Taken by start, stop and the background connect; the health indicator reads the fields below without it, and
+     * never waits.
+     */
     private final Object lock = new Object();
     private volatile ConsumerConnection connection;
     private volatile Map<Service, RetryingConsumer> consumers = Map.of();
     private volatile boolean running;
+    /** Why the consumers are not connected while they wait for the broker; null otherwise. */
+    private volatile String notConnected;
+    /** Counts the tries to connect in the background; a stop or a newer try makes an older one give up. */
+    private long attempts;
+    private ScheduledExecutorService reconnecting;
 
     RetryConsumers(List<ServiceHandler> handlers, List<RetrySpec> specs, ConnectionFactory factory,
             RabbitConnectionDetails details, PayloadCodec codec, List<RetryConsumerCustomizer> customizers,
-            RetryProperties properties, Duration stopTimeout, String connectionName) {
+            RetryProperties properties, Duration stopTimeout, String connectionName, String vhost) {
         this.handlers = List.copyOf(handlers);
         this.specs = List.copyOf(specs);
         this.factory = factory;
@@ -63,6 +86,7 @@ public final class RetryConsumers implements SmartLifecycle {
         this.properties = properties;
         this.stopTimeout = stopTimeout;
         this.connectionName = connectionName;
+        this.vhost = vhost;
     }
 
     /** The services consumed, in the order of their specs. */
@@ -74,6 +98,22 @@ public final class RetryConsumers implements SmartLifecycle {
     public int consumersConfigured(Service service) {
         return handlers.stream().filter(handler -> handler.service().equals(service)).findFirst()
                 .map(handler -> handler.settings().getConsumers()).orElse(0);
+    }
+
+    /** Whether the consumers hold an open connection to the broker. */
+    public boolean isConnected() {
+        ConsumerConnection current = connection;
+        return current != null && current.connection().isOpen();
+    }
+
+    /** Why the consumers are not connected while they wait for the broker to answer; empty otherwise. */
+    public Optional<String> notConnected() {
+        return Optional.ofNullable(notConnected);
+    }
+
+    /** The virtual host the consumers connect to. */
+    public String vhost() {
+        return vhost;
     }
 
     /** The running consumer of a service; null before start or after stop. */
@@ -125,29 +165,107 @@ public final class RetryConsumers implements SmartLifecycle {
                 running = true;
                 return;
             }
-            int threads = handlers.stream().mapToInt(handler -> handler.settings().getConsumers()).sum();
-            Map<Service, RetryingConsumer> started = new LinkedHashMap<>();
+            ConsumerConnection opened;
             try {
-                connection = ConsumerConnection.open(factory, details, threads, connectionName);
-                if (properties.isDeclareTopology()) {
-                    TopologyDeclaration.declare(specs, connection.connection(), properties.getManagement(), details);
-                }
-                for (ServiceHandler handler : handlers) {
-                    started.put(handler.service(), start(handler));
-                }
+                opened = open();
             } catch (IOException e) {
-                stopAll(started.values());
-                throw new UncheckedIOException("the retry consumers did not start: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                stopAll(started.values());
-                throw e;
+                if (properties.isFailFast()) {
+                    throw new RetryConfigurationException(List.of(e.getMessage()), "Start RabbitMQ, or point "
+                            + "spring.rabbitmq.addresses at it; or set retry.fail-fast=false to start the application "
+                            + "and consume as soon as the broker answers.");
+                }
+                running = true;
+                notConnected = e.getMessage();
+                log.warn("{}; the application starts, and the retry consumers try again in {} s", e.getMessage(),
+                        FIRST_RETRY.toSeconds());
+                connectLater(FIRST_RETRY);
+                return;
             }
-            consumers = Collections.unmodifiableMap(started);
+            consume(opened);
             running = true;
         }
     }
 
-    private RetryingConsumer start(ServiceHandler handler) throws IOException {
+    /**
+     * Tries to connect again, off the lock, until the broker answers or the consumers stop: a connection
+     * timeout never holds up a stop.
+     */
+    private void connectLater(Duration delay) {
+        long attempt = ++attempts;
+        ScheduledExecutorService retrying = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "retry-connect");
+            thread.setDaemon(true);
+            return thread;
+        });
+        reconnecting = retrying;
+        retrying.schedule(() -> {
+            retrying.shutdown();
+            String failure;
+            try {
+                ConsumerConnection opened = open();
+                synchronized (lock) {
+                    if (attempts != attempt || !running) {
+                        opened.close();
+                        return;
+                    }
+                    consume(opened);
+                    notConnected = null;
+                    log.info("The retry consumers connected to RabbitMQ at {}:{}",
+                            opened.connection().getAddress().getHostAddress(), opened.connection().getPort());
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                failure = e instanceof RetryConfigurationException refused ? String.join("; ", refused.problems())
+                        : e.getMessage();
+            }
+            synchronized (lock) {
+                if (attempts != attempt || !running) {
+                    return;
+                }
+                Duration next = delay.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : delay.multipliedBy(2);
+                notConnected = failure;
+                log.warn("{}; the retry consumers try again in {} s", failure, next.toSeconds());
+                connectLater(next);
+            }
+        }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private ConsumerConnection open() throws IOException {
+        int threads = handlers.stream().mapToInt(handler -> handler.settings().getConsumers()).sum();
+        return ConsumerConnection.open(factory, details, threads, connectionName);
+    }
+
+    /**
+     * Declares the topology where asked, then starts every service's consumers on this connection; on a failure,
+     * stops those started and closes it.
+     *
+     * @throws RetryConfigurationException naming the service, the queue, the virtual host and the broker's answer
+     *     when a service cannot consume
+     */
+    private void consume(ConsumerConnection opened) {
+        Map<Service, RetryingConsumer> started = new LinkedHashMap<>();
+        connection = opened;
+        try {
+            if (properties.isDeclareTopology()) {
+                try {
+                    TopologyDeclaration.declare(specs, opened.connection(), properties.getManagement(), details,
+                            vhost);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("the retry topology could not be declared in virtual host '"
+                            + vhost + "': " + Refusal.describe(e), e);
+                }
+            }
+            for (ServiceHandler handler : handlers) {
+                started.put(handler.service(), start(handler));
+            }
+        } catch (RuntimeException e) {
+            stopAll(started.values());
+            throw e;
+        }
+        consumers = Collections.unmodifiableMap(started);
+    }
+
+    private RetryingConsumer start(ServiceHandler handler) {
         Service service = handler.service();
         RetryingConsumer.Builder builder = RetryingConsumer.builder(connection.connection(), handler.routes())
                 .codec(codec)
@@ -158,17 +276,40 @@ public final class RetryConsumers implements SmartLifecycle {
         try {
             consumer = builder.start();
         } catch (IOException e) {
-            throw new IOException("service " + service.name() + " (handler bean '" + handler.beanName()
-                    + "') could not consume " + service.queue() + ": " + e.getMessage(), e);
+            throw cannotConsume(handler, e);
         }
         customizers.forEach(customizer -> customizer.started(consumer));
         return consumer;
+    }
+
+    /** Names the service, its queue and virtual host, and says what the broker answered and what to do. */
+    private RetryConfigurationException cannotConsume(ServiceHandler handler, IOException e) {
+        Service service = handler.service();
+        String problem = "service '" + service.name() + "' (handler bean '" + handler.beanName() + "') could not "
+                + "consume queue '" + service.queue() + "' in virtual host '" + vhost + "': " + Refusal.describe(e);
+        boolean missing = Refusal.of(e).map(refusal -> refusal.code() == Refusal.NOT_FOUND).orElse(false);
+        if (!missing) {
+            return new RetryConfigurationException(List.of(problem), "Check that the user of spring.rabbitmq may "
+                    + "consume from virtual host '" + vhost + "'.");
+        }
+        return new RetryConfigurationException(List.of(problem), "Create the queues of retry.yml in virtual host '"
+                + vhost + "' before the application starts: import the generated definitions.vhost.json "
+                + "(POST /api/definitions/" + URLEncoder.encode(vhost, StandardCharsets.UTF_8) + " of the management "
+                + "API), or run the command line's 'apply' with --uri naming the virtual host; in development, "
+                + "retry.declare-topology=true declares them when the consumers connect. The consumers use "
+                + "spring.rabbitmq.virtual-host where it is set, else the vhost of retry.yml.");
     }
 
     @Override
     public void stop() {
         synchronized (lock) {
             running = false;
+            attempts++;
+            if (reconnecting != null) {
+                reconnecting.shutdownNow();
+                reconnecting = null;
+            }
+            notConnected = null;
             Collection<RetryingConsumer> stopping = consumers.values();
             consumers = Map.of();
             stopAll(stopping);

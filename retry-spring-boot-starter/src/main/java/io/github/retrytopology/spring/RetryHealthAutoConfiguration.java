@@ -18,6 +18,7 @@ public final class RetryHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "retryHealthIndicator")
     HealthIndicator retryHealthIndicator(RetryConsumers consumers, RetryProperties properties) {
-        return new RetryHealthIndicator(consumers, properties.getHealth().getParkingLotThreshold());
+        return new RetryHealthIndicator(consumers, properties.getHealth().getParkingLotThreshold(),
+                properties.getHealth().getParkingLotInterval(), System::nanoTime);
     }
 }

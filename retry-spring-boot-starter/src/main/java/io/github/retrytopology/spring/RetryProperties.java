@@ -1,13 +1,15 @@
 package io.github.retrytopology.spring;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The {@code retry.*} properties: whether the services of {@code retry.yml} are consumed, how many consumers each
- * has and with what prefetch, whether the topology is declared at start-up, and the health indicator's threshold.
+ * has and with what prefetch, whether an unreachable broker fails the start-up, whether the topology is declared,
+ * and the health indicator's threshold.
  */
 @ConfigurationProperties("retry")
 public class RetryProperties {
@@ -22,8 +24,14 @@ public class RetryProperties {
     private boolean autoStartup = true;
 
     /**
-     * Whether to declare each spec's exchange, queues, bindings and policies at start-up, in the virtual host of
-     * spring.rabbitmq.virtual-host, as importing its definitions.json does: for development and tests. Needs
+     * Whether a broker that cannot be reached at start-up fails the start-up. If not, the application starts, its
+     * health is DOWN, and the consumers connect in the background, with a back-off, as soon as the broker answers.
+     */
+    private boolean failFast = false;
+
+    /**
+     * Whether to declare each spec's exchange, queues, bindings and policies when the consumers connect, in the
+     * virtual host they connect to, as importing its definitions.json does: for development and tests. Needs
      * io.github.retrytopology:retry-operations on the class path, and retry.management.url where the spec keeps
      * its queue settings in policies, as it does by default.
      */
@@ -50,6 +58,14 @@ public class RetryProperties {
 
     public void setAutoStartup(boolean autoStartup) {
         this.autoStartup = autoStartup;
+    }
+
+    public boolean isFailFast() {
+        return failFast;
+    }
+
+    public void setFailFast(boolean failFast) {
+        this.failFast = failFast;
     }
 
     public boolean isDeclareTopology() {
@@ -145,12 +161,26 @@ public class RetryProperties {
          */
         private Long parkingLotThreshold;
 
+        /**
+         * How old the parking lots' depths may be when the indicator reports them: it reads them from the broker,
+         * with one passive declare per service, at most once in this time, and never while disconnected.
+         */
+        private Duration parkingLotInterval = Duration.ofSeconds(10);
+
         public Long getParkingLotThreshold() {
             return parkingLotThreshold;
         }
 
         public void setParkingLotThreshold(Long parkingLotThreshold) {
             this.parkingLotThreshold = parkingLotThreshold;
+        }
+
+        public Duration getParkingLotInterval() {
+            return parkingLotInterval;
+        }
+
+        public void setParkingLotInterval(Duration parkingLotInterval) {
+            this.parkingLotInterval = parkingLotInterval;
         }
     }
 }

@@ -24,8 +24,7 @@ final class TopologyDeclaration {
     }
 
     static void declare(List<RetrySpec> specs, Connection connection, RetryProperties.Management management,
-            RabbitConnectionDetails details) throws IOException {
-        String vhost = details.getVirtualHost() == null ? "/" : details.getVirtualHost();
+            RabbitConnectionDetails details, String vhost) throws IOException {
         for (RetrySpec spec : specs) {
             Topology topology = Topology.of(spec.inVhost(vhost));
             TopologyDeclarer declarer;

@@ -43,7 +43,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "spring.jackson.property-naming-strategy=SNAKE_CASE",
         "retry.services.orders.consumers=2",
         "retry.services.orders.prefetch=5",
-        "retry.health.parking-lot-threshold=0"})
+        "retry.health.parking-lot-threshold=0",
+        "retry.health.parking-lot-interval=200ms"})
 @DirtiesContext
 class RetryStarterIT {
 
@@ -111,9 +112,12 @@ class RetryStarterIT {
         assertThat(orders.attempts.get("fail-always-1")).containsExactly(1, 2, 3);
         ParkedMessage message = parked().get(0);
         assertThat(message.properties().getHeaders()).containsKey(RetryHeaders.PARK_REASON);
-        var report = indicator.health(true);
-        assertThat(report.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(report.getDetails().toString()).contains("parked=1", "parkedThreshold=0");
+        // The indicator reads the depth again once its interval has passed.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            var report = indicator.health(true);
+            assertThat(report.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(report.getDetails().toString()).contains("parked=1", "parkedThreshold=0");
+        });
     }
 
     private List<ParkedMessage> parked() throws Exception {

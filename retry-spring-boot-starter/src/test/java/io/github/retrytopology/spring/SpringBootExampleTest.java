@@ -38,6 +38,16 @@ class SpringBootExampleTest {
         assertThat(blocks.get(5)[1]).isEqualTo(read("src/main/resources/application.properties"));
     }
 
+    @Test
+    void theExampleChecksItsClassesAndServesTheEndpointsThePagePointsAt() throws IOException {
+        // check-classes, as "Using it" recommends for nonRetryable; a web server and the endpoints exposed, for the
+        // health and metrics the page shows (verify.groovy reads both over HTTP).
+        assertThat(read("pom.xml")).contains("<goal>check-classes</goal>",
+                "<artifactId>spring-boot-starter-webmvc</artifactId>");
+        assertThat(read("src/main/resources/application.properties"))
+                .contains("management.endpoints.web.exposure.include=health,metrics");
+    }
+
     /** The fenced blocks that start a line, each as its language and its text. */
     private static List<String[]> blocks() throws IOException {
         Matcher block = BLOCK.matcher(Files.readString(PAGE, StandardCharsets.UTF_8));

@@ -7,7 +7,9 @@ import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.spring.example.AuditHandler;
 import io.github.retrytopology.spring.example.OrdersHandler;
 import io.github.retrytopology.spring.example.RetryTopology;
+import io.github.retrytopology.model.topology.Topology;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -117,6 +119,21 @@ class StartupIT {
                 .isInstanceOf(RetryConfigurationException.class)
                 .hasMessage("retry.declare-topology is on, and io.github.retrytopology:retry-operations, which "
                         + "declares, is not on the class path");
+    }
+
+    @Test
+    void failsNamingTheMissingQueueItsVhostAndHowToCreateIt() throws IOException {
+        vhost.deleteQueues(Topology.of(vhost.inThisVhost(RetryTopology.SPEC)));
+
+        RetryConfigurationException failure = startupFailure(List.of(OneOrdersHandler.class),
+                "retry.declare-topology=false");
+
+        assertThat(failure.problems()).containsExactly("service 'orders' (handler bean 'orders') could not consume "
+                + "queue 'orders' in virtual host '" + vhost.name() + "': NOT_FOUND - no queue 'orders' in vhost '"
+                + vhost.name() + "'");
+        FailureAnalysis analysis = new RetryFailureAnalyzer().analyze(failure);
+        assertThat(analysis.getAction()).contains("virtual host '" + vhost.name() + "'", "definitions.vhost.json",
+                "'apply'", "retry.declare-topology=true");
     }
 
     @Test
