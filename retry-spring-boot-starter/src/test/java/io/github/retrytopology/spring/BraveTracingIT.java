@@ -9,10 +9,10 @@ import brave.propagation.TraceContext;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.spring.example.RetryTopology;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +55,10 @@ class BraveTracingIT {
                 channel.basicPublish(RetryTopology.EXCHANGE, "order.cancelled", true, new AMQP.BasicProperties.Builder()
                         .headers(Map.of("traceparent", "00-" + TRACE_ID + "-b7ad6b7169203331-01")).build(),
                         "fail-once-7".getBytes(StandardCharsets.UTF_8));
-                channel.waitForConfirmsOrDie(5_000);
+                channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
             }
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> spans.stream()
+            await().atMost(Patience.WAIT).until(() -> spans.stream()
                     .filter(span -> "orders".equals(span.tag("retry.service"))).count() == 2);
         }
         List<MutableSpan> attempts = spans.stream().filter(span -> "orders".equals(span.tag("retry.service"))).toList();

@@ -8,12 +8,12 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.runtime.testing.Broker;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.PrivateBroker;
 import io.github.retrytopology.spring.example.RetryTopology;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -45,15 +45,15 @@ class BrokerAbsentIT {
                 Health down = indicator.health(true);
                 assertThat(down.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(down.getDetails()).doesNotContainKey("error").containsEntry("connected", false);
-                await().atMost(Duration.ofSeconds(30)).until(() -> output.getOut().contains("try again in 2 s"));
+                await().atMost(Patience.WAIT).until(() -> output.getOut().contains("try again in 2 s"));
 
                 node.startAgain();
 
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(Patience.WAIT)
                         .until(() -> indicator.health(true).getStatus().equals(Status.UP));
                 publish(broker, "order.cancelled", "ok-after-start");
                 Orders orders = context.getBean(Orders.class);
-                await().atMost(Duration.ofSeconds(10)).until(() -> orders.done.contains("ok-after-start"));
+                await().atMost(Patience.WAIT).until(() -> orders.done.contains("ok-after-start"));
             }
             assertThat(output.getOut()).contains("could not connect to RabbitMQ at")
                     .doesNotContain("\tat com.rabbitmq");
@@ -91,7 +91,7 @@ class BrokerAbsentIT {
             channel.confirmSelect();
             channel.basicPublish(RetryTopology.EXCHANGE, routingKey, true, new AMQP.BasicProperties.Builder()
                     .deliveryMode(2).build(), body.getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.spring.example.RetryTopology;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -87,7 +88,7 @@ class RetryHealthIT {
             channel.confirmSelect();
             channel.basicPublish("", RetryTopology.ORDERS.parkingLot(), true,
                     new AMQP.BasicProperties.Builder().deliveryMode(2).build(), body.getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 }

@@ -9,6 +9,7 @@ import com.rabbitmq.client.Connection;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.spring.example.RetryTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -18,7 +19,6 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -85,7 +85,7 @@ class RetryStarterIT {
         publish("order.placed", "{\"order_id\":\"fail-once-1\",\"amount_cents\":990}");
         publish("order.cancelled", "ok-2");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> orders.done.containsAll(List.of("ok-1", "fail-once-1",
+        await().atMost(Patience.WAIT).until(() -> orders.done.containsAll(List.of("ok-1", "fail-once-1",
                 "ok-2")));
         assertThat(orders.attempts.get("ok-1")).containsExactly(1);
         assertThat(orders.attempts.get("fail-once-1")).containsExactly(1, 2);
@@ -94,7 +94,7 @@ class RetryStarterIT {
         assertThat(meters.get("retry.consumers.running").gauge().value())
                 .isEqualTo(consumers.consumer(RetryTopology.ORDERS).consumersRunning());
         // A span ends as its handler returns, a moment after the handler has recorded its message.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(spans.getFinishedSpanItems())
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(spans.getFinishedSpanItems())
                 .filteredOn(span -> "orders".equals(span.getAttributes().get(AttributeKey.stringKey("retry.service"))))
                 .extracting(span -> span.getAttributes().get(AttributeKey.stringKey("retry.outcome")))
                 .as("one span per attempt: ok-1, fail-once-1 twice, ok-2").contains("success", "retry")
@@ -108,12 +108,12 @@ class RetryStarterIT {
 
         publish("order.placed", "{\"order_id\":\"fail-always-1\",\"amount_cents\":5}");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> parked().size() == 1);
+        await().atMost(Patience.WAIT).until(() -> parked().size() == 1);
         assertThat(orders.attempts.get("fail-always-1")).containsExactly(1, 2, 3);
         ParkedMessage message = parked().get(0);
         assertThat(message.properties().getHeaders()).containsKey(RetryHeaders.PARK_REASON);
         // The indicator reads the depth again once its interval has passed.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Patience.WAIT).untilAsserted(() -> {
             var report = indicator.health(true);
             assertThat(report.getStatus()).isEqualTo(Status.DOWN);
             assertThat(report.getDetails().toString()).contains("parked=1", "parkedThreshold=0");
@@ -132,7 +132,7 @@ class RetryStarterIT {
             channel.confirmSelect();
             channel.basicPublish(RetryTopology.EXCHANGE, routingKey, true, new AMQP.BasicProperties.Builder()
                     .contentType("application/json").deliveryMode(2).build(), body.getBytes(StandardCharsets.UTF_8));
-            channel.waitForConfirmsOrDie(5_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 }

@@ -7,6 +7,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
+import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import io.github.retrytopology.spring.example.RetryTopology;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ class ShutdownIT {
         orders.pause = Duration.ofMillis(150);
         List<String> ids = IntStream.range(0, MESSAGES).mapToObj(i -> "order-" + i).toList();
         publish(ids);
-        await().atMost(Duration.ofSeconds(20)).until(() -> orders.done.size() >= 10);
+        await().atMost(Patience.WAIT).until(() -> orders.done.size() >= 10);
 
         context.close();
 
@@ -68,7 +69,7 @@ class ShutdownIT {
                 channel.basicPublish(RetryTopology.EXCHANGE, "order.cancelled", true,
                         new AMQP.BasicProperties.Builder().deliveryMode(2).build(), id.getBytes(StandardCharsets.UTF_8));
             }
-            channel.waitForConfirmsOrDie(10_000);
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
         }
     }
 
