@@ -44,7 +44,7 @@ try {
             channel.confirmSelect()
             channel.basicPublish('media.events', 'photo.deleted', true, null,
                     'photo-42.jpg'.getBytes(StandardCharsets.UTF_8))
-            channel.waitForConfirmsOrDie(5_000)
+            channel.waitForConfirmsOrDie(60_000)
         }
         waitFor('Purged photo-42.jpg')
         // The endpoints the page points at, served over HTTP as the page's properties expose them.
