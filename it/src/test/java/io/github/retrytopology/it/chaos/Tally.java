@@ -79,6 +79,7 @@ final class Tally implements ChaosWorker.Successes {
         int parkedEarly = 0;
         int parkedAfterCrashes = 0;
         int duplicates = 0;
+        List<String> early = new ArrayList<>();
         for (String id : workload.ids) {
             int succeeded = successes.getOrDefault(id, new AtomicInteger()).get();
             List<ParkedMessage> parking = parked.getOrDefault(id, List.of());
@@ -89,6 +90,8 @@ final class Tally implements ChaosWorker.Successes {
             duplicates += Math.max(0, succeeded - 1) + Math.max(0, copies - 1);
             if (!parking.stream().allMatch(message -> parkedRightly(id, message))) {
                 parkedEarly++;
+                parking.forEach(message -> early.add(id + " (" + message.detail() + "; delivered "
+                        + message.headers().deliveryCount() + " time(s) before, " + succeeded + " success(es))"));
             } else if (!parking.isEmpty() && Workload.failures(id) != Workload.NEVER) {
                 parkedAfterCrashes++;
             }
@@ -96,6 +99,9 @@ final class Tally implements ChaosWorker.Successes {
         int parkedIds = (int) workload.ids.stream().filter(parked::containsKey).count();
         String counted = parkedAfterCrashes == 0 ? notes : notes + "; " + parkedAfterCrashes + " parked after crashes "
                 + "and lost connections counted as attempts";
+        if (!early.isEmpty()) {
+            counted += "; parked early: " + String.join(", ", early.subList(0, Math.min(early.size(), 5)));
+        }
         return new Row(scenario, workload.ids.size(), successes.size(), parkedIds, lost, parkedEarly, duplicates,
                 took, counted);
     }
