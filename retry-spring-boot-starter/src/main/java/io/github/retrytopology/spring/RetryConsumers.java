@@ -72,6 +72,7 @@ public final class RetryConsumers implements SmartLifecycle {
     private volatile String notConnected;
     /** Counts the tries to connect in the background; a stop or a newer try makes an older one give up. */
     private long attempts;
+    /** The thread of those tries, from the first until they connect or the consumers stop; guarded by the lock. */
     private ScheduledExecutorService reconnecting;
 
     RetryConsumers(List<ServiceHandler> handlers, List<RetrySpec> specs, ConnectionFactory factory,
@@ -192,14 +193,14 @@ public final class RetryConsumers implements SmartLifecycle {
      */
     private void connectLater(Duration delay) {
         long attempt = ++attempts;
-        ScheduledExecutorService retrying = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "retry-connect");
-            thread.setDaemon(true);
-            return thread;
-        });
-        reconnecting = retrying;
-        retrying.schedule(() -> {
-            retrying.shutdown();
+        if (reconnecting == null) {
+            reconnecting = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "retry-connect");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        reconnecting.schedule(() -> {
             String failure;
             try {
                 ConsumerConnection opened = open();
@@ -210,6 +211,8 @@ public final class RetryConsumers implements SmartLifecycle {
                     }
                     consume(opened);
                     notConnected = null;
+                    reconnecting.shutdown();
+                    reconnecting = null;
                     log.info("The retry consumers connected to RabbitMQ at {}:{}",
                             opened.connection().getAddress().getHostAddress(), opened.connection().getPort());
                     return;
