@@ -1,6 +1,7 @@
 /**
  * An operator's tools: plan and apply a spec against a live broker ({@code plan}), reach a broker over AMQP and
- * its management API ({@code broker}), and the on-call console in a browser ({@code console}). The command line
+ * its management API ({@code broker}), the on-call console in a browser ({@code console}), and draft the spec of
+ * a retry topology a virtual host already runs ({@code adopt}). The command line
  * ({@code cli}) ships whole in the {@code -cli} jar, with the runtime's parking-lot client and picocli, which are
  * optional here, as the console needs the runtime.
  */
@@ -8,12 +9,14 @@ module io.github.retrytopology.operations {
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
     requires com.fasterxml.jackson.databind;
+    requires java.compiler; // javax.lang.model.SourceVersion, which knows Java's keywords, for drafted names
     requires java.net.http;
     requires jdk.httpserver;
     requires org.slf4j;
     requires static io.github.retrytopology.runtime;
     requires static info.picocli;
 
+    exports io.github.retrytopology.operations.adopt;
     exports io.github.retrytopology.operations.broker;
     exports io.github.retrytopology.operations.console;
     exports io.github.retrytopology.operations.plan;

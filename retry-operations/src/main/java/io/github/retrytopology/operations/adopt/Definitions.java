@@ -1,0 +1,532 @@
+package io.github.retrytopology.operations.adopt;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.operations.broker.ManagementApi;
+import io.github.retrytopology.operations.broker.ManagementApiException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What one virtual host holds, as RabbitMQ's definitions describe it: its queues, exchanges, bindings, policies,
+ * operator policies and other parameters (shovels, federation upstreams). Read from a file that
+ * {@code GET /api/definitions} (every virtual host) or {@code GET /api/definitions/VHOST} (one) exported, or from
+ * a live broker's management API.
+ *
+ * <p>Definitions hold no messages and no consumers. Read live, they come with the number of consumers of each
+ * queue, as the broker's statistics last counted them, which adopt takes as a hint of which queues are consumed.
+ */
+public final class Definitions {
+
+    /** The virtual host a per-virtual-host file is taken to describe when nobody names one. */
+    public static final String DEFAULT_VHOST = "/";
+
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+    private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
+    private static final Set<String> SECTIONS = Set.of("queues", "exchanges", "bindings", "policies", "parameters");
+    private static final String OPERATOR_POLICY = "operator_policy";
+
+    private final String vhost;
+    private final boolean vhostNamed;
+    private final String source;
+    private final Optional<String> brokerVersion;
+    private final List<Queue> queues;
+    private final List<Exchange> exchanges;
+    private final List<Binding> bindings;
+    private final List<Policy> policies;
+    private final List<Parameter> parameters;
+    private final Optional<Map<String, Long>> consumers;
+
+    private Definitions(String vhost, boolean vhostNamed, String source, Optional<String> brokerVersion,
+            List<Queue> queues, List<Exchange> exchanges, List<Binding> bindings, List<Policy> policies,
+            List<Parameter> parameters, Optional<Map<String, Long>> consumers) {
+        this.vhost = vhost;
+        this.vhostNamed = vhostNamed;
+        this.source = source;
+        this.brokerVersion = brokerVersion;
+        this.queues = List.copyOf(queues);
+        this.exchanges = List.copyOf(exchanges);
+        this.bindings = List.copyOf(bindings);
+        this.policies = List.copyOf(policies);
+        this.parameters = List.copyOf(parameters);
+        this.consumers = consumers.map(Map::copyOf);
+    }
+
+    /**
+     * Reads an exported definitions file.
+     *
+     * @param vhost the virtual host to adopt: required when the file holds several; for a file of one virtual
+     *     host's definitions, which do not name it, {@value #DEFAULT_VHOST} when not given
+     * @throws DefinitionsException if the file is not JSON, or not definitions, with the line and column
+     * @throws IOException if the file cannot be read
+     */
+    public static Definitions read(Path file, Optional<String> vhost) throws IOException {
+        return parse(Files.readAllBytes(file), file.toString(), vhost);
+    }
+
+    /**
+     * Reads exported definitions.
+     *
+     * @param json the file's bytes
+     * @param file the file's name, as errors name it
+     * @param vhost as {@link #read(Path, Optional)} takes it
+     * @throws DefinitionsException if the bytes are not JSON, or not definitions, with the line and column
+     */
+    public static Definitions parse(byte[] json, String file, Optional<String> vhost) throws DefinitionsException {
+        return parse(json, file, "definitions file " + file, vhost, Optional.empty());
+    }
+
+    /**
+     * Reads a virtual host of a live broker: its definitions ({@code GET /api/definitions/VHOST}) and its queues'
+     * consumers ({@code GET /api/queues/VHOST}).
+     *
+     * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
+     */
+    public static Definitions fetch(ManagementApi api, String vhost) throws IOException {
+        String path = ManagementApi.encode(vhost);
+        String exported;
+        try {
+            exported = api.get("api/definitions/" + path);
+        } catch (ManagementApiException e) {
+            if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
+                throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
+            }
+            throw e;
+        }
+        String request = "GET " + api.base() + "api/definitions/" + path;
+        Map<String, Long> consumers = new HashMap<>();
+        for (JsonNode queue : JSON.readTree(api.get("api/queues/" + path + "?columns=name,consumers"))) {
+            if (queue.path("consumers").isIntegralNumber()) {
+                consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
+            }
+        }
+        return parse(exported.getBytes(java.nio.charset.StandardCharsets.UTF_8), request,
+                "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
+                Optional.of(consumers));
+    }
+
+    private static Definitions parse(byte[] json, String file, String source, Optional<String> vhost,
+            Optional<Map<String, Long>> consumers) throws DefinitionsException {
+        Document document = Document.read(json, file);
+        boolean perVhost = !document.namesVhosts();
+        String chosen;
+        boolean vhostNamed = true;
+        if (perVhost) {
+            // A per-virtual-host export names no virtual host but in its parameters, if it has any.
+            Set<String> named = document.parameterVhosts();
+            chosen = vhost.orElse(named.size() == 1 ? named.iterator().next() : DEFAULT_VHOST);
+            vhostNamed = vhost.isPresent() || named.size() == 1;
+        } else {
+            Set<String> named = document.vhosts();
+            if (vhost.isPresent() && !named.contains(vhost.get())) {
+                throw new DefinitionsException(file, "holds no virtual host '" + vhost.get() + "'; it holds "
+                        + list(named));
+            }
+            if (vhost.isEmpty() && named.size() > 1) {
+                throw new DefinitionsException(file, "holds the virtual hosts " + list(named)
+                        + "; name the one to adopt with --vhost");
+            }
+            chosen = vhost.orElse(named.isEmpty() ? DEFAULT_VHOST : named.iterator().next());
+        }
+        List<Queue> queues = new ArrayList<>();
+        List<Exchange> exchanges = new ArrayList<>();
+        List<Binding> bindings = new ArrayList<>();
+        List<Policy> policies = new ArrayList<>();
+        List<Parameter> parameters = new ArrayList<>();
+        for (Element element : document.elements()) {
+            if (!perVhost && !element.namesVhost()) {
+                throw element.error("names no virtual host, while the file's other objects do");
+            }
+            if (!perVhost && !element.text("vhost").equals(chosen)) {
+                continue;
+            }
+            switch (element.section()) {
+                case "queues" -> queues.add(element.queue());
+                case "exchanges" -> exchanges.add(element.exchange());
+                case "bindings" -> bindings.add(element.binding());
+                case "policies" -> policies.add(element.policy());
+                default -> {
+                    if (OPERATOR_POLICY.equals(element.text("component"))) {
+                        policies.add(element.operatorPolicy());
+                    } else {
+                        parameters.add(element.parameter());
+                    }
+                }
+            }
+        }
+        return new Definitions(chosen, vhostNamed, source, document.brokerVersion(), queues, exchanges, bindings,
+                policies, parameters, consumers);
+    }
+
+    private static String list(Set<String> vhosts) {
+        return vhosts.isEmpty() ? "none" : "'" + String.join("', '", vhosts) + "'";
+    }
+
+    /** The virtual host these definitions are of. */
+    public String vhost() {
+        return vhost;
+    }
+
+    /**
+     * Whether the virtual host was named, by the file or by the caller; a file of one virtual host's definitions
+     * does not name it, and {@value #DEFAULT_VHOST} is then taken.
+     */
+    public boolean vhostNamed() {
+        return vhostNamed;
+    }
+
+    /** Where they were read: the file, or the management API and virtual host. */
+    public String source() {
+        return source;
+    }
+
+    /** The RabbitMQ version that exported them, if they say. */
+    public Optional<String> brokerVersion() {
+        return brokerVersion;
+    }
+
+    /** How many queues the virtual host has. */
+    public int queueCount() {
+        return queues.size();
+    }
+
+    List<Queue> queues() {
+        return queues;
+    }
+
+    List<Exchange> exchanges() {
+        return exchanges;
+    }
+
+    List<Binding> bindings() {
+        return bindings;
+    }
+
+    /** The policies and operator policies. */
+    List<Policy> policies() {
+        return policies;
+    }
+
+    /** The parameters other than operator policies: shovels, federation upstreams, limits. */
+    List<Parameter> parameters() {
+        return parameters;
+    }
+
+    /** The consumers of each queue, as the broker last counted them; empty when read from a file. */
+    Optional<Map<String, Long>> consumers() {
+        return consumers;
+    }
+
+    /**
+     * A queue.
+     *
+     * @param type {@code classic}, {@code quorum} or {@code stream}: RabbitMQ 4 exports it; before, the argument
+     *     {@code x-queue-type} says it, and a queue declared without one is classic
+     */
+    record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type) {
+        Queue {
+            requireNonNull(name, "name");
+            requireNonNull(arguments, "arguments");
+            requireNonNull(type, "type");
+        }
+    }
+
+    /** An exchange; the default exchange and the {@code amq.} ones are never exported. */
+    record Exchange(String name, String type, boolean durable, boolean autoDelete, boolean internal,
+            ObjectNode arguments) {
+        Exchange {
+            requireNonNull(name, "name");
+            requireNonNull(type, "type");
+            requireNonNull(arguments, "arguments");
+        }
+    }
+
+    /** A binding; {@code destinationType} is {@code queue} or {@code exchange}. */
+    record Binding(String source, String destination, String destinationType, String routingKey,
+            ObjectNode arguments) {
+        Binding {
+            requireNonNull(source, "source");
+            requireNonNull(destination, "destination");
+            requireNonNull(destinationType, "destinationType");
+            requireNonNull(routingKey, "routingKey");
+            requireNonNull(arguments, "arguments");
+        }
+
+        boolean toQueue() {
+            return "queue".equals(destinationType);
+        }
+    }
+
+    /** A policy, or an operator policy. */
+    record Policy(String name, String pattern, String applyTo, int priority, ObjectNode definition, boolean operator) {
+        Policy {
+            requireNonNull(name, "name");
+            requireNonNull(pattern, "pattern");
+            requireNonNull(applyTo, "applyTo");
+            requireNonNull(definition, "definition");
+        }
+
+        String describe() {
+            return (operator ? "operator policy '" : "policy '") + name + "'";
+        }
+    }
+
+    /** A parameter of a component, such as a {@code shovel} or a {@code federation-upstream}. */
+    record Parameter(String component, String name, JsonNode value) {
+        Parameter {
+            requireNonNull(component, "component");
+            requireNonNull(name, "name");
+            requireNonNull(value, "value");
+        }
+    }
+
+    /** The document's top-level values, and each element of its sections where it starts. */
+    private record Document(Map<String, JsonNode> top, List<Element> elements) {
+
+        static Document read(byte[] json, String file) throws DefinitionsException {
+            Map<String, JsonNode> top = new LinkedHashMap<>();
+            List<Element> elements = new ArrayList<>();
+            try (JsonParser parser = JSON.createParser(json)) {
+                JsonToken first = parser.nextToken();
+                if (first == null) {
+                    throw new DefinitionsException(file, "holds no JSON; expected the definitions that "
+                            + "GET /api/definitions exports");
+                }
+                if (first != JsonToken.START_OBJECT) {
+                    throw at(file, parser.currentTokenLocation(), "expected a JSON object of definitions, as "
+                            + "GET /api/definitions exports, found " + describe(first));
+                }
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = parser.currentName();
+                    JsonToken value = parser.nextToken();
+                    if (!SECTIONS.contains(field)) {
+                        top.put(field, parser.readValueAsTree());
+                        continue;
+                    }
+                    if (value != JsonToken.START_ARRAY) {
+                        throw at(file, parser.currentTokenLocation(), "'" + field + "' is " + describe(value)
+                                + "; expected a list");
+                    }
+                    int index = 0;
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        JsonLocation at = parser.currentTokenLocation();
+                        JsonNode item = parser.readValueAsTree();
+                        Element element = new Element(file, field, index++, at.getLineNr(), at.getColumnNr(), item);
+                        if (!item.isObject()) {
+                            throw element.error("is " + describe(item) + "; expected an object");
+                        }
+                        elements.add(element);
+                    }
+                }
+                if (parser.nextToken() != null) {
+                    throw at(file, parser.currentTokenLocation(), "has more after the definitions' closing '}'");
+                }
+            } catch (JsonProcessingException e) {
+                JsonLocation at = e.getLocation();
+                String message = "malformed JSON: " + e.getOriginalMessage();
+                throw at == null ? new DefinitionsException(file, message) : at(file, at, message);
+            } catch (DefinitionsException e) {
+                throw e;
+            } catch (IOException e) {
+                throw new DefinitionsException(file, "cannot be read: " + e.getMessage());
+            }
+            for (String section : List.of("vhosts")) {
+                JsonNode value = top.get(section);
+                if (value != null && !value.isArray()) {
+                    throw new DefinitionsException(file, "'" + section + "' is " + describe(value) + "; expected a list");
+                }
+            }
+            return new Document(top, elements);
+        }
+
+        /**
+         * Whether the objects name their virtual host, as the export of every virtual host has them do; that of one
+         * virtual host names it in its parameters only.
+         */
+        boolean namesVhosts() {
+            return top.containsKey("vhosts") || elements.stream()
+                    .anyMatch(element -> !element.section().equals("parameters") && element.namesVhost());
+        }
+
+        Set<String> parameterVhosts() {
+            Set<String> names = new TreeSet<>();
+            elements.stream().filter(element -> element.section().equals("parameters") && element.namesVhost())
+                    .forEach(element -> names.add(element.text("vhost")));
+            return names;
+        }
+
+        /** The virtual hosts the document names, in its list of them or in its objects. */
+        Set<String> vhosts() {
+            Set<String> names = new TreeSet<>();
+            top.getOrDefault("vhosts", JsonNodeFactory.instance.arrayNode())
+                    .forEach(vhost -> names.add(vhost.path("name").asText()));
+            elements.stream().filter(Element::namesVhost).forEach(element -> names.add(element.text("vhost")));
+            return names;
+        }
+
+        Optional<String> brokerVersion() {
+            for (String field : List.of("rabbitmq_version", "rabbit_version")) {
+                JsonNode version = top.get(field);
+                if (version != null && version.isTextual() && !version.asText().isBlank()) {
+                    return Optional.of(version.asText());
+                }
+            }
+            return Optional.empty();
+        }
+
+        private static DefinitionsException at(String file, JsonLocation at, String message) {
+            return new DefinitionsException(file, at.getLineNr(), at.getColumnNr(), message);
+        }
+    }
+
+    /** One object of a section, where it starts in the file. */
+    private record Element(String file, String section, int index, int line, int column, JsonNode node) {
+
+        boolean namesVhost() {
+            return node.path("vhost").isTextual();
+        }
+
+        Queue queue() throws DefinitionsException {
+            ObjectNode arguments = object("arguments");
+            String type = node.path("type").isTextual() ? node.path("type").asText()
+                    : arguments.path("x-queue-type").isTextual() ? arguments.path("x-queue-type").asText() : "classic";
+            return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), arguments, type);
+        }
+
+        Exchange exchange() throws DefinitionsException {
+            return new Exchange(required("name"), required("type"), flag("durable", true), flag("auto_delete", false),
+                    flag("internal", false), object("arguments"));
+        }
+
+        Binding binding() throws DefinitionsException {
+            String destinationType = required("destination_type");
+            if (!destinationType.equals("queue") && !destinationType.equals("exchange")) {
+                throw error("has destination_type '" + destinationType + "'; expected queue or exchange");
+            }
+            return new Binding(required("source"), required("destination"), destinationType, required("routing_key"),
+                    object("arguments"));
+        }
+
+        Policy policy() throws DefinitionsException {
+            return policy(node, required("name"), false);
+        }
+
+        Policy operatorPolicy() throws DefinitionsException {
+            JsonNode value = node.path("value");
+            if (!value.isObject()) {
+                throw error("is an operator policy whose 'value' is " + describe(value) + "; expected an object");
+            }
+            return policy(value, required("name"), true);
+        }
+
+        private Policy policy(JsonNode policy, String name, boolean operator) throws DefinitionsException {
+            JsonNode pattern = policy.path("pattern");
+            JsonNode definition = policy.path("definition");
+            JsonNode priority = policy.path("priority");
+            if (!pattern.isTextual()) {
+                throw error("is a policy whose 'pattern' is " + describe(pattern) + "; expected a regular expression");
+            }
+            if (!definition.isObject()) {
+                throw error("is a policy whose 'definition' is " + describe(definition) + "; expected an object");
+            }
+            if (!priority.isMissingNode() && !priority.isIntegralNumber()) {
+                throw error("is a policy whose 'priority' is " + describe(priority) + "; expected a whole number");
+            }
+            return new Policy(name, pattern.asText(), policy.path("apply-to").asText("all"), priority.asInt(0),
+                    (ObjectNode) definition, operator);
+        }
+
+        Parameter parameter() throws DefinitionsException {
+            return new Parameter(required("component"), required("name"), node.path("value"));
+        }
+
+        String text(String field) {
+            JsonNode value = node.path(field);
+            return value.isTextual() ? value.asText() : null;
+        }
+
+        private String required(String field) throws DefinitionsException {
+            String value = text(field);
+            if (value == null) {
+                throw error("has " + (node.has(field) ? "'" + field + "' " + describe(node.path(field))
+                        : "no '" + field + "'") + "; expected a string");
+            }
+            return value;
+        }
+
+        private boolean flag(String field, boolean absent) throws DefinitionsException {
+            JsonNode value = node.path(field);
+            if (value.isMissingNode() || value.isNull()) {
+                return absent;
+            }
+            if (!value.isBoolean()) {
+                throw error("has '" + field + "' " + describe(value) + "; expected true or false");
+            }
+            return value.asBoolean();
+        }
+
+        private ObjectNode object(String field) throws DefinitionsException {
+            JsonNode value = node.path(field);
+            if (value.isMissingNode() || value.isNull()) {
+                return EMPTY;
+            }
+            if (!value.isObject()) {
+                throw error("has '" + field + "' " + describe(value) + "; expected an object");
+            }
+            return (ObjectNode) value;
+        }
+
+        DefinitionsException error(String message) {
+            String name = node.path("name").isTextual() ? " ('" + node.path("name").asText() + "')" : "";
+            return new DefinitionsException(file, line, column, section + "[" + index + "]" + name + " " + message);
+        }
+    }
+
+    private static String describe(JsonToken token) {
+        return switch (token) {
+            case START_ARRAY -> "a list";
+            case START_OBJECT -> "an object";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> token.asString() == null ? token.name() : "'" + token.asString() + "'";
+        };
+    }
+
+    private static String describe(JsonNode node) {
+        if (node.isMissingNode()) {
+            return "missing";
+        }
+        return switch (node.getNodeType()) {
+            case ARRAY -> "a list";
+            case OBJECT -> "an object";
+            case STRING -> "the string \"" + node.asText() + "\"";
+            case NUMBER -> "the number " + node;
+            case BOOLEAN -> node.toString();
+            case NULL -> "null";
+            default -> node.toString();
+        };
+    }
+}

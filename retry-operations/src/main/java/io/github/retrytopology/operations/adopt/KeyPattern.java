@@ -1,0 +1,113 @@
+package io.github.retrytopology.operations.adopt;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * A set of routing keys, word by word as RabbitMQ splits them on dots: one routing key, or those that a topic
+ * binding key matches ({@code *} one word, {@code #} any number). Two sets are compared by whether some routing key
+ * is in both, which is how adopt follows a message whose key it knows only as "one that a binding took".
+ *
+ * <p>Unlike the model's {@code BindingKey}, it takes every key the broker holds, the empty key and empty words
+ * included: the empty key has no word, so that {@code #} matches it and {@code *} does not, as in RabbitMQ.
+ *
+ * @param text the key as the broker holds it
+ * @param wildcards whether {@code *} and {@code #} words are wildcards (a topic binding key) or words (a routing key,
+ *     or a direct binding key)
+ */
+record KeyPattern(String text, boolean wildcards) {
+
+    /** Every routing key. */
+    static final KeyPattern ANY = topic("#");
+
+    private static final String ONE = "*";
+    private static final String MANY = "#";
+
+    KeyPattern {
+        requireNonNull(text, "text");
+    }
+
+    /** One routing key, or a direct binding key, which matches that key only. */
+    static KeyPattern literal(String key) {
+        return new KeyPattern(key, false);
+    }
+
+    /** The routing keys a topic binding key matches. */
+    static KeyPattern topic(String bindingKey) {
+        return new KeyPattern(bindingKey, true);
+    }
+
+    /** Whether this is one routing key rather than a set of them. */
+    boolean single() {
+        if (!wildcards) {
+            return true;
+        }
+        for (String word : words(text)) {
+            if (word.equals(ONE) || word.equals(MANY)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether some routing key is in both sets. */
+    boolean overlaps(KeyPattern other) {
+        String[] a = words(text);
+        String[] b = words(other.text);
+        boolean[][] seen = new boolean[a.length + 1][b.length + 1];
+        Deque<int[]> next = new ArrayDeque<>();
+        next.add(new int[] {0, 0});
+        seen[0][0] = true;
+        while (!next.isEmpty()) {
+            int[] at = next.poll();
+            int i = at[0];
+            int j = at[1];
+            if (i == a.length && j == b.length) {
+                return true;
+            }
+            boolean manyA = i < a.length && wildcards && a[i].equals(MANY);
+            boolean manyB = j < b.length && other.wildcards && b[j].equals(MANY);
+            // A '#' may stand for no word.
+            if (manyA) {
+                visit(seen, next, i + 1, j);
+            }
+            if (manyB) {
+                visit(seen, next, i, j + 1);
+            }
+            // Both take one more word, if some word fits both; a '#' takes it and stays.
+            if (i < a.length && j < b.length && sameWord(a[i], wildcards, b[j], other.wildcards)) {
+                visit(seen, next, manyA ? i : i + 1, manyB ? j : j + 1);
+            }
+        }
+        return false;
+    }
+
+    /** Whether this set holds this routing key. */
+    boolean matches(String routingKey) {
+        return overlaps(literal(routingKey));
+    }
+
+    private static boolean sameWord(String a, boolean aWild, String b, boolean bWild) {
+        boolean anyA = aWild && (a.equals(ONE) || a.equals(MANY));
+        boolean anyB = bWild && (b.equals(ONE) || b.equals(MANY));
+        return anyA || anyB || a.equals(b);
+    }
+
+    private static void visit(boolean[][] seen, Deque<int[]> next, int i, int j) {
+        if (!seen[i][j]) {
+            seen[i][j] = true;
+            next.add(new int[] {i, j});
+        }
+    }
+
+    private static String[] words(String key) {
+        return key.isEmpty() ? new String[0] : key.split("\\.", -1);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
