@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,7 +122,7 @@ public final class Definitions {
                 consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
             }
         }
-        return parse(exported.getBytes(java.nio.charset.StandardCharsets.UTF_8), request,
+        return parse(exported.getBytes(StandardCharsets.UTF_8), request,
                 "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
                 Optional.of(consumers));
     }
@@ -231,6 +232,12 @@ public final class Definitions {
     /** The parameters other than operator policies: shovels, federation upstreams, limits. */
     List<Parameter> parameters() {
         return parameters;
+    }
+
+    /** The same definitions, with the consumers a broker counted on each queue. */
+    Definitions withConsumers(Map<String, Long> counted) {
+        return new Definitions(vhost, vhostNamed, source, brokerVersion, queues, exchanges, bindings, policies,
+                parameters, Optional.of(counted));
     }
 
     /** The consumers of each queue, as the broker last counted them; empty when read from a file. */
@@ -351,11 +358,9 @@ public final class Definitions {
             } catch (IOException e) {
                 throw new DefinitionsException(file, "cannot be read: " + e.getMessage());
             }
-            for (String section : List.of("vhosts")) {
-                JsonNode value = top.get(section);
-                if (value != null && !value.isArray()) {
-                    throw new DefinitionsException(file, "'" + section + "' is " + describe(value) + "; expected a list");
-                }
+            JsonNode vhosts = top.get("vhosts");
+            if (vhosts != null && !vhosts.isArray()) {
+                throw new DefinitionsException(file, "'vhosts' is " + describe(vhosts) + "; expected a list");
             }
             return new Document(top, elements);
         }

@@ -113,7 +113,7 @@ final class Detector {
             String ttl = ttl(queue);
             if (target.isEmpty()) {
                 list(queue.name(), "has a TTL (" + ttl + ") and dead-letters " + deadLetter.describe() + ", "
-                        + reached(deadLetter.reach()) + "; a wait queue goes back to one work queue");
+                        + reached(deadLetter.reach()) + "; a wait queue of the spec returns a retry to the failing service only");
                 continue;
             }
             if (target.get().equals(queue.name())) {

@@ -120,7 +120,7 @@ final class Drafter {
         AdoptionRecord record = new AdoptionRecord(AdoptionRecord.SCHEMA, layout.definitions().vhost(),
                 layout.definitions().source(), layout.definitions().brokerVersion(), options.specFile(), specExchange,
                 planned.stream().map(Planned::record).toList(), queues, leftovers.replaced(), unmapped, problems);
-        Draft draft = new Draft(header(planned.isEmpty()), javaPackage(), vhost(), exchangeValue(exchange, chosen, topic),
+        Draft draft = new Draft(header(planned.isEmpty(), unmapped.isEmpty()), javaPackage(), vhost(), exchangeValue(exchange, chosen, topic),
                 planned.stream().map(Planned::draft).toList(), trailer(unmapped, problems));
         return new Drafted(draft, record);
     }
@@ -323,6 +323,8 @@ final class Drafter {
         Value delayBy = Value.of("broker");
         if (brokerDelay) {
             delays = brokerDelays(delays, retries);
+            delayComments.add("The broker's delays grow by the same step each retry, so the default is drafted in "
+                    + "that form.");
             delayBy = Value.of("broker", "RabbitMQ " + target.orElseThrow() + " delays a retry in the service's own "
                     + "quorum queue, which replaces the delayed-message exchange (which RabbitMQ 4.3 cannot run): it "
                     + "waits d, 2d, 3d, ... up to the longest delay.");
@@ -462,7 +464,7 @@ final class Drafter {
         return plain;
     }
 
-    private List<String> header(boolean empty) {
+    private List<String> header(boolean empty, boolean nothingListed) {
         List<String> header = new ArrayList<>();
         Definitions definitions = layout.definitions();
         header.add("Drafted by `retry adopt` from " + definitions.source()
@@ -471,8 +473,8 @@ final class Drafter {
             header.add("The virtual host '" + definitions.vhost() + "' has no retry structure: no queue dead-letters "
                     + "back to a work queue after a TTL, and no queue is bound to a delayed-message exchange"
                     + (definitions.queueCount() == 0 ? " (it has no queue at all)" : "")
-                    + ". A spec needs at least one service, so this draft has none of its keys; the end of this file "
-                    + "lists what the virtual host holds.");
+                    + ". A spec needs at least one service, so this draft has none of its keys"
+                    + (nothingListed ? "." : "; the end of this file lists what the virtual host holds."));
             return header;
         }
         header.add("Check each line marked \"assumed:\" before you use this file. " + adoptionFile()
