@@ -55,17 +55,20 @@ import picocli.CommandLine;
  * java -jar retry-runtime-cli.jar --spec retry.yml plan [--json]
  * java -jar retry-runtime-cli.jar --spec retry.yml apply [--prune] [--migrate]
  * java -jar retry-runtime-cli.jar --spec retry.yml console [--port 15680] [--read-only]
+ * java -jar retry-runtime-cli.jar adopt --vhost shop [--definitions definitions.json] [--out retry.yml] [--package P]
  * </pre>
  *
- * It parses its arguments and calls {@link ParkingLot} or {@link io.github.retrytopology.operations.plan.TopologyPlanner};
- * nothing more. Exit codes: {@value #OK} done or in sync, {@value #DRIFT} drift (plan, apply) or refused (purge),
+ * It parses its arguments and calls {@link ParkingLot}, {@link io.github.retrytopology.operations.plan.TopologyPlanner}
+ * or {@link io.github.retrytopology.operations.adopt.Adopter}; nothing more. Exit codes: {@value #OK} done or in
+ * sync, {@value #DRIFT} drift (plan, apply), refused (purge) or a draft with something listed (adopt),
  * {@value #ERROR} failed or misused.
  */
 @Command(name = "retry", mixinStandardHelpOptions = true, version = "retry-runtime 0.1.0",
         description = "Lists, replays and purges the parking lots of the services of a retry.yml; plans and applies "
-                + "its topology on a broker.",
+                + "its topology on a broker; drafts the retry.yml of a retry topology a virtual host already runs.",
         subcommands = {RetryCommand.ListCommand.class, RetryCommand.GroupsCommand.class, RetryCommand.ReplayCommand.class,
-            RetryCommand.PurgeCommand.class, PlanCommand.class, ApplyCommand.class, ConsoleCommand.class},
+            RetryCommand.PurgeCommand.class, PlanCommand.class, ApplyCommand.class, ConsoleCommand.class,
+            AdoptCommand.class},
         exitCodeOnExecutionException = RetryCommand.ERROR, exitCodeOnInvalidInput = RetryCommand.ERROR)
 public final class RetryCommand implements Callable<Integer> {
 
@@ -73,7 +76,7 @@ public final class RetryCommand implements Callable<Integer> {
     public static final int OK = 0;
     /** Failed, or misused. */
     public static final int ERROR = 1;
-    /** Not in sync (plan, apply), or refused (purge without --yes). */
+    /** Not in sync (plan, apply), refused (purge without --yes), or a draft with something listed (adopt). */
     public static final int DRIFT = 2;
 
     private static final int BODY_PREVIEW = 200;
@@ -87,9 +90,9 @@ public final class RetryCommand implements Callable<Integer> {
 
     @Option(names = "--management-uri", split = ",", paramLabel = "URI",
             defaultValue = "${env:RABBITMQ_MANAGEMENT_URI}",
-            description = "Management API of the broker, for plan and apply; repeatable (or comma-separated), tried in "
-                    + "order (default: $RABBITMQ_MANAGEMENT_URI, else http://HOST:15672 for each HOST of --uri, with its "
-                    + "credentials). HTTPS uses the JVM's trust store (-Djavax.net.ssl.trustStore=...).")
+            description = "Management API of the broker, for plan, apply and adopt; repeatable (or comma-separated), "
+                    + "tried in order (default: $RABBITMQ_MANAGEMENT_URI, else http://HOST:15672 for each HOST of --uri, "
+                    + "with its credentials). HTTPS uses the JVM's trust store (-Djavax.net.ssl.trustStore=...).")
     List<String> managementUris;
 
     @Option(names = "--username", defaultValue = "${env:RABBITMQ_USERNAME}",
@@ -100,7 +103,8 @@ public final class RetryCommand implements Callable<Integer> {
             description = "Its password; --password alone asks for it (default: $RABBITMQ_PASSWORD).")
     String password;
 
-    @Option(names = "--spec", defaultValue = "retry.yml", description = "The retry.yml (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--spec", defaultValue = "retry.yml", description = "The retry.yml (default: ${DEFAULT-VALUE}); "
+            + "adopt writes one instead, with its --out.")
     Path spec;
 
     Clock clock = Clock.systemUTC();
@@ -156,7 +160,7 @@ public final class RetryCommand implements Callable<Integer> {
      * The virtual host the URIs name in their paths, if they do: the nodes of one cluster share their virtual
      * hosts, so URIs that name different ones (or some one and some none) are a mistake.
      */
-    private Optional<String> uriVhost() {
+    Optional<String> uriVhost() {
         List<Optional<String>> named = BrokerAccess.uris(uris, "AMQP").stream().map(RetryCommand::vhost).distinct()
                 .toList();
         if (named.size() > 1) {

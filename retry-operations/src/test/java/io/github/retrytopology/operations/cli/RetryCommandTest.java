@@ -65,7 +65,7 @@ class RetryCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"list", "replay", "purge", "plan", "apply"})
+    @ValueSource(strings = {"list", "replay", "purge", "plan", "apply", "adopt"})
     void everySubcommandAnswersHelpWithoutItsParameters(String subcommand) {
         CommandLine command = RetryCommand.commandLine();
         StringWriter out = new StringWriter();
