@@ -309,6 +309,12 @@ final class Detector {
     private void findPublishedFailedQueues() {
         Set<String> deadLetteredInto = new HashSet<>();
         deadLetters.values().forEach(deadLetter -> deadLetteredInto.addAll(deadLetter.reach().queues()));
+        Map<String, Set<String>> workExchanges = new TreeMap<>();
+        for (String owner : work) {
+            Set<String> exchanges = new HashSet<>();
+            layout.bindingsInto(owner).forEach(binding -> exchanges.add(binding.source()));
+            workExchanges.put(owner, exchanges);
+        }
         for (QueueView queue : layout.queues().values()) {
             String name = queue.name();
             if (work.contains(name) || waits.containsKey(name) || failed.containsKey(name) || unmapped.containsKey(name)
@@ -316,7 +322,8 @@ final class Detector {
                     || queue.messageTtl().isPresent() || layout.bindingsInto(name).isEmpty()) {
                 continue;
             }
-            List<String> sharing = work.stream().filter(owner -> sharesKeysElsewhere(name, owner)).toList();
+            List<String> sharing = work.stream()
+                    .filter(owner -> sharesKeysElsewhere(name, owner, workExchanges.get(owner))).toList();
             if (sharing.isEmpty()) {
                 continue;
             }
@@ -346,9 +353,7 @@ final class Detector {
      * Whether some routing key is bound to both queues, the candidate to an exchange the work queue is not bound
      * to: bound to the same exchange, it would take the same messages as another consumer does.
      */
-    private boolean sharesKeysElsewhere(String candidate, String owner) {
-        Set<String> ownerExchanges = new HashSet<>();
-        layout.bindingsInto(owner).forEach(binding -> ownerExchanges.add(binding.source()));
+    private boolean sharesKeysElsewhere(String candidate, String owner, Set<String> ownerExchanges) {
         if (layout.bindingsInto(candidate).stream().anyMatch(binding -> ownerExchanges.contains(binding.source()))) {
             return false;
         }

@@ -3,7 +3,9 @@ package io.github.retrytopology.operations.adopt;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * A set of routing keys, word by word as RabbitMQ splits them on dots: one routing key, or those that a topic
@@ -13,11 +15,9 @@ import java.util.Deque;
  * <p>Unlike the model's {@code BindingKey}, it takes every key the broker holds, the empty key and empty words
  * included: the empty key has no word, so that {@code #} matches it and {@code *} does not, as in RabbitMQ.
  *
- * @param text the key as the broker holds it
- * @param wildcards whether {@code *} and {@code #} words are wildcards (a topic binding key) or words (a routing key,
- *     or a direct binding key)
+ * <p>Its words are split once, as a virtual host's routing compares each key with many.
  */
-record KeyPattern(String text, boolean wildcards) {
+final class KeyPattern {
 
     /** Every routing key. */
     static final KeyPattern ANY = topic("#");
@@ -25,8 +25,19 @@ record KeyPattern(String text, boolean wildcards) {
     private static final String ONE = "*";
     private static final String MANY = "#";
 
-    KeyPattern {
-        requireNonNull(text, "text");
+    private final String text;
+    private final boolean wildcards;
+    private final String[] words;
+
+    /**
+     * @param text the key as the broker holds it
+     * @param wildcards whether {@code *} and {@code #} words are wildcards (a topic binding key) or words (a routing
+     *     key, or a direct binding key)
+     */
+    private KeyPattern(String text, boolean wildcards) {
+        this.text = requireNonNull(text, "text");
+        this.wildcards = wildcards;
+        this.words = words(text);
     }
 
     /** One routing key, or a direct binding key, which matches that key only. */
@@ -39,12 +50,22 @@ record KeyPattern(String text, boolean wildcards) {
         return new KeyPattern(bindingKey, true);
     }
 
+    /** The key as the broker holds it. */
+    String text() {
+        return text;
+    }
+
+    /** Whether {@code *} and {@code #} words are wildcards here. */
+    boolean wildcards() {
+        return wildcards;
+    }
+
     /** Whether this is one routing key rather than a set of them. */
     boolean single() {
         if (!wildcards) {
             return true;
         }
-        for (String word : words(text)) {
+        for (String word : words) {
             if (word.equals(ONE) || word.equals(MANY)) {
                 return false;
             }
@@ -54,8 +75,11 @@ record KeyPattern(String text, boolean wildcards) {
 
     /** Whether some routing key is in both sets. */
     boolean overlaps(KeyPattern other) {
-        String[] a = words(text);
-        String[] b = words(other.text);
+        String[] a = words;
+        String[] b = other.words;
+        if (a.length > 0 && b.length > 0 && !sameWord(a[0], wildcards, b[0], other.wildcards)) {
+            return false; // most keys of a virtual host differ in their first word
+        }
         boolean[][] seen = new boolean[a.length + 1][b.length + 1];
         Deque<int[]> next = new ArrayDeque<>();
         next.add(new int[] {0, 0});
@@ -102,8 +126,29 @@ record KeyPattern(String text, boolean wildcards) {
         }
     }
 
+    /** A key's words, split on its dots; the empty key has none. */
     private static String[] words(String key) {
-        return key.isEmpty() ? new String[0] : key.split("\\.", -1);
+        if (key.isEmpty()) {
+            return new String[0];
+        }
+        List<String> words = new ArrayList<>();
+        int start = 0;
+        for (int dot = key.indexOf('.'); dot >= 0; dot = key.indexOf('.', start)) {
+            words.add(key.substring(start, dot));
+            start = dot + 1;
+        }
+        words.add(key.substring(start));
+        return words.toArray(new String[0]);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof KeyPattern pattern && pattern.text.equals(text) && pattern.wildcards == wildcards;
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode() * 31 + (wildcards ? 1 : 0);
     }
 
     @Override

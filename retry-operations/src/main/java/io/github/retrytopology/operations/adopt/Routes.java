@@ -5,6 +5,7 @@ import io.github.retrytopology.operations.adopt.Layout.QueueView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,8 @@ final class Routes {
     private final Layout layout;
     /** The routing keys of each queue's messages, as its bindings and the queues dead-lettering into it let them be. */
     private final Map<String, Set<KeyPattern>> keys = new HashMap<>();
+    /** Each binding's key as its exchange reads it, made once. */
+    private final Map<Binding, KeyPattern> bound = new IdentityHashMap<>();
 
     Routes(Layout layout) {
         this.layout = layout;
@@ -161,14 +164,11 @@ final class Routes {
 
         /** The keys of those sent that a binding takes, as they are past it. */
         private Set<KeyPattern> passing(String type, Binding binding, Set<KeyPattern> sent) {
-            KeyPattern bound = switch (type) {
-                case "direct" -> KeyPattern.literal(binding.routingKey());
-                case "topic" -> KeyPattern.topic(binding.routingKey());
-                default -> null;
-            };
-            if (bound == null) {
+            if (!type.equals("direct") && !type.equals("topic")) {
                 return sent;
             }
+            KeyPattern bound = Routes.this.bound.computeIfAbsent(binding, key -> type.equals("direct")
+                    ? KeyPattern.literal(key.routingKey()) : KeyPattern.topic(key.routingKey()));
             Set<KeyPattern> passing = new LinkedHashSet<>();
             for (KeyPattern key : sent) {
                 if (key.overlaps(bound)) {

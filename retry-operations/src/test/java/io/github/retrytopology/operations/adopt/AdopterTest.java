@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -59,5 +60,18 @@ class AdopterTest {
         assertThat(adoption.clean()).as("%s", adoption.record().unmapped()).isTrue();
         assertThatCode(() -> Specs.parse(adoption.spec().getBytes(StandardCharsets.UTF_8), "retry.yml"))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void theBenchmarksVirtualHostOfFiveHundredQueuesIsUnderstoodWhole() throws IOException {
+        byte[] file = AdoptBenchmark.definitions(AdoptBenchmark.SERVICES).getBytes(StandardCharsets.UTF_8);
+
+        Adoption adoption = Adopter.adopt(Definitions.parse(file, "definitions.json", Optional.of("shop")),
+                AdoptOptions.defaults());
+
+        assertThat(adoption.clean()).as("%s %s", adoption.record().unmapped(), adoption.record().problems()).isTrue();
+        assertThat(adoption.record().services()).hasSize(AdoptBenchmark.SERVICES)
+                .allSatisfy(service -> assertThat(service.tiers()).hasSize(3));
+        assertThat(adoption.record().queues()).hasSize(AdoptBenchmark.SERVICES * 5);
     }
 }
