@@ -37,7 +37,7 @@ public final class AdoptionJson {
     /** What the document says it is. */
     public static final String DOCUMENT = "retry-adoption";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private AdoptionJson() {
     }
@@ -155,13 +155,12 @@ public final class AdoptionJson {
                 "arguments", queue.arguments(), "conflicting", queue.conflicting());
     }
 
-    @SuppressWarnings("unchecked")
     private static OldQueue queue(JsonNode node) {
         JsonNode delay = node.path("delay");
         return new OldQueue(text(node, "queue"), Role.of(text(node, "role")), text(node, "service"),
                 delay.isTextual() ? Optional.of(Durations.parse(delay.asText())) : Optional.empty(),
                 destination(node.path("destination")), attempts(node.path("attempts")),
-                JSON.convertValue(node.path("arguments"), Map.class), strings(node.path("conflicting")));
+                Json.map(node.path("arguments")), strings(node.path("conflicting")));
     }
 
     private static Map<String, Object> destination(Destination destination) {
@@ -215,10 +214,9 @@ public final class AdoptionJson {
                 "arguments", binding.arguments());
     }
 
-    @SuppressWarnings("unchecked")
     private static OldBinding binding(JsonNode node) {
         return new OldBinding(text(node, "source"), text(node, "destination"), text(node, "destinationType"),
-                text(node, "routingKey"), JSON.convertValue(node.path("arguments"), Map.class));
+                text(node, "routingKey"), Json.map(node.path("arguments")));
     }
 
     private static Map<String, Object> listed(Listed listed) {

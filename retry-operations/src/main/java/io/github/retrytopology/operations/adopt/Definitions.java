@@ -2,12 +2,10 @@ package io.github.retrytopology.operations.adopt;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -41,9 +39,7 @@ public final class Definitions {
     /** The virtual host a per-virtual-host file is taken to describe when nobody names one. */
     public static final String DEFAULT_VHOST = "/";
 
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build());
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
     private static final Set<String> SECTIONS = Set.of("queues", "exchanges", "bindings", "policies", "parameters");
     private static final String OPERATOR_POLICY = "operator_policy";

@@ -80,9 +80,18 @@ final class Detector {
     }
 
     private Findings detect() {
-        routeDeadLetters();
-        routes.addDeadLettered(deadLetters);
-        routeDeadLetters();
+        for (QueueView queue : layout.queues().values()) {
+            if (queue.deadLetterExchange().isPresent()) {
+                deadLetters.put(queue.name(), routes.deadLetter(queue));
+            }
+        }
+        // A message dead-lettered with its own routing key keeps the key it had in the queue before.
+        for (String grown : routes.addDeadLettered(deadLetters)) {
+            DeadLetter deadLetter = deadLetters.get(grown);
+            if (deadLetter != null && deadLetter.routingKey().isEmpty()) {
+                deadLetters.put(grown, routes.deadLetter(deadLetter.queue()));
+            }
+        }
         findTimedWaits();
         findDelayedExchanges();
         boolean changed = true;
@@ -92,14 +101,6 @@ final class Detector {
         listUnsettled();
         findPublishedFailedQueues();
         return new Findings(services(), listUnmapped(), problems);
-    }
-
-    private void routeDeadLetters() {
-        for (QueueView queue : layout.queues().values()) {
-            if (queue.deadLetterExchange().isPresent()) {
-                deadLetters.put(queue.name(), routes.deadLetter(queue));
-            }
-        }
     }
 
     /** Queues with a TTL that dead-letter to one other queue. */

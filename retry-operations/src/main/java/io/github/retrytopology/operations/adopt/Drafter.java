@@ -1,6 +1,5 @@
 package io.github.retrytopology.operations.adopt;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.decision.BrokerDelay;
@@ -53,7 +52,6 @@ final class Drafter {
     private static final Set<String> CONFLICTING = Set.of("x-dead-letter-exchange", "x-dead-letter-routing-key",
             "x-message-ttl", "x-delivery-limit", "x-expires", "x-max-length", "x-max-length-bytes", "x-overflow",
             "x-dead-letter-strategy");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Layout layout;
     private final Findings findings;
@@ -458,10 +456,7 @@ final class Drafter {
     }
 
     private static Map<String, Object> plain(ObjectNode arguments) {
-        Map<String, Object> plain = new TreeMap<>();
-        arguments.properties().forEach(entry -> plain.put(entry.getKey(), JSON.convertValue(entry.getValue(),
-                Object.class)));
-        return plain;
+        return Json.map(arguments);
     }
 
     private List<String> header(boolean empty, boolean nothingListed) {

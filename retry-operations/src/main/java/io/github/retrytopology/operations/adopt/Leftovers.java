@@ -1,7 +1,6 @@
 package io.github.retrytopology.operations.adopt;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Listed;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.OldBinding;
@@ -27,8 +26,6 @@ import java.util.TreeSet;
  * upstreams). It also finds policies that would apply to the spec's own queues in place of, or beside, the spec's.
  */
 final class Leftovers {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Layout layout;
     private final Set<String> work = new TreeSet<>();
@@ -278,10 +275,8 @@ final class Leftovers {
     }
 
     private static OldBinding old(Binding binding) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> arguments = JSON.convertValue(binding.arguments(), Map.class);
         return new OldBinding(binding.source(), binding.destination(), binding.destinationType(), binding.routingKey(),
-                arguments);
+                Json.map(binding.arguments()));
     }
 
     private static String describe(Binding binding) {

@@ -41,8 +41,10 @@ final class Routes {
      * Adds to each queue's keys those of the messages dead-lettered into it: the dead-letter routing key, or the
      * keys of the queue they came from. Called once every dead-letter route is known, before they are worked out
      * again with these keys.
+     *
+     * @return the queues whose keys grew
      */
-    void addDeadLettered(Map<String, DeadLetter> deadLetters) {
+    Set<String> addDeadLettered(Map<String, DeadLetter> deadLetters) {
         Map<String, Set<KeyPattern>> added = new HashMap<>();
         for (DeadLetter deadLetter : deadLetters.values()) {
             Set<KeyPattern> carried = deadLetter.routingKey().isPresent()
@@ -52,12 +54,17 @@ final class Routes {
                 added.computeIfAbsent(target, name -> new LinkedHashSet<>()).addAll(carried);
             }
         }
+        Set<String> grown = new HashSet<>();
         added.forEach((queue, carried) -> {
             Set<KeyPattern> own = layout.bindingsInto(queue).isEmpty() ? new LinkedHashSet<>()
                     : new LinkedHashSet<>(keys.get(queue));
             own.addAll(carried);
-            keys.put(queue, own);
+            if (!own.equals(keys.get(queue))) {
+                grown.add(queue);
+                keys.put(queue, own);
+            }
         });
+        return grown;
     }
 
     /** The routing keys a queue's messages may have. */
