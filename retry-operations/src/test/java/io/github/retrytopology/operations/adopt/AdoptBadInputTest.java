@@ -152,6 +152,19 @@ class AdoptBadInputTest {
         });
     }
 
+    @Test
+    void policiesThatWouldApplyToTheSpecsOwnQueuesAreProblems() throws IOException {
+        Adoption adoption = adopt("policy-over-the-spec");
+
+        assertThat(adoption.hasServices()).isTrue();
+        assertThat(adoption.record().problems()).containsExactly(
+                new Listed("operator-policy", "cap-parking-lots", "would apply to the spec's queues "
+                        + "'ucenter-user.parking-lot' beside the spec's policies, setting max-length"),
+                new Listed("policy", "everything", "has priority 200, not below the spec's 100, and would apply to the "
+                        + "spec's queues 'ucenter-user.parking-lot', 'ucenter-user.retry.1', 'ucenter@user' in place of "
+                        + "their own"));
+    }
+
     /** A draft's comments as sentences: each comment's wrapped lines joined. */
     static String comments(String spec) {
         return spec.replaceAll("\\n *# +", " ");
