@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * What one virtual host holds, as RabbitMQ's definitions describe it: its queues, exchanges, bindings, policies,
@@ -96,31 +101,54 @@ public final class Definitions {
 
     /**
      * Reads a virtual host of a live broker: its definitions ({@code GET /api/definitions/VHOST}) and its queues'
-     * consumers ({@code GET /api/queues/VHOST}).
+     * consumers ({@code GET /api/queues/VHOST}), both requests at once.
      *
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
      */
     public static Definitions fetch(ManagementApi api, String vhost) throws IOException {
         String path = ManagementApi.encode(vhost);
-        String exported;
+        ExecutorService requests = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "retry-adopt-read");
+            thread.setDaemon(true);
+            return thread;
+        });
         try {
-            exported = api.get("api/definitions/" + path);
-        } catch (ManagementApiException e) {
-            if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
-                throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
+            Future<String> statistics = requests.submit(() -> api.get("api/queues/" + path + "?columns=name,consumers"));
+            String exported;
+            try {
+                exported = api.get("api/definitions/" + path);
+            } catch (ManagementApiException e) {
+                if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
+                    throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
+                }
+                throw e;
             }
-            throw e;
-        }
-        String request = "GET " + api.base() + "api/definitions/" + path;
-        Map<String, Long> consumers = new HashMap<>();
-        for (JsonNode queue : JSON.readTree(api.get("api/queues/" + path + "?columns=name,consumers"))) {
-            if (queue.path("consumers").isIntegralNumber()) {
-                consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
+            Map<String, Long> consumers = new HashMap<>();
+            for (JsonNode queue : JSON.readTree(result(statistics))) {
+                if (queue.path("consumers").isIntegralNumber()) {
+                    consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
+                }
             }
+            return parse(exported.getBytes(StandardCharsets.UTF_8), "GET " + api.base() + "api/definitions/" + path,
+                    "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
+                    Optional.of(consumers));
+        } finally {
+            requests.shutdownNow();
         }
-        return parse(exported.getBytes(StandardCharsets.UTF_8), request,
-                "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
-                Optional.of(consumers));
+    }
+
+    private static String result(Future<String> request) throws IOException {
+        try {
+            return request.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("reading the broker was interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     private static Definitions parse(byte[] json, String file, String source, Optional<String> vhost,

@@ -101,6 +101,21 @@ class AdoptIT {
                 .contains("as 'queue-a' has consumers and it has none.");
     }
 
+    @Test
+    void aVirtualHostThatDoesNotExistIsAnErrorAndWritesNothing(@TempDir Path directory) {
+        CommandLine command = RetryCommand.commandLine();
+        StringWriter err = new StringWriter();
+        command.setOut(new PrintWriter(new StringWriter()));
+        command.setErr(new PrintWriter(err));
+
+        int exit = command.execute("--management-uri", broker.broker().managementUri().toString(), "adopt",
+                "--vhost", "no-such-vhost", "--out", directory.resolve("retry.yml").toString());
+
+        assertThat(exit).isEqualTo(RetryCommand.ERROR);
+        assertThat(err.toString()).startsWith("retry: the virtual host 'no-such-vhost' does not exist on http://");
+        assertThat(directory.toFile().list()).isEmpty();
+    }
+
     /** Declares a shape as its post's code does. */
     private static void declare(String shape, Channel channel) throws IOException {
         switch (shape) {
