@@ -114,7 +114,8 @@ final class Detector {
             String ttl = ttl(queue);
             if (target.isEmpty()) {
                 list(queue.name(), "has a TTL (" + ttl + ") and dead-letters " + deadLetter.describe() + ", "
-                        + reached(deadLetter.reach()) + "; a wait queue of the spec returns a retry to the failing service only");
+                        + reached(deadLetter.reach())
+                        + "; a wait queue of the spec returns a retry to the failing service only");
                 continue;
             }
             if (target.get().equals(queue.name())) {
@@ -179,8 +180,9 @@ final class Detector {
                 problems.add(new Listed("queue", name, "dead-letters " + deadLetter.describe() + " into '" + into
                         + "', the failed queue of '" + failedOf.get(into) + "' too"));
             } else if (goesNowhere(into)) {
-                String why = workEvidence.containsKey(name) ? "; '" + name + "' is taken for the work queue rather "
-                        + "than for a wait queue whose publisher sets each message's TTL, as " + workEvidence.get(name) : "";
+                String why = !workEvidence.containsKey(name) ? "" : "; '" + name + "' is taken for the work queue "
+                        + "rather than for a wait queue whose publisher sets each message's TTL, as "
+                        + workEvidence.get(name);
                 addFailed(new FailedQueue(layout.queue(into).orElseThrow(), true, "'" + name + "' dead-letters "
                         + deadLetter.describe() + " into it" + why), name);
             } else {

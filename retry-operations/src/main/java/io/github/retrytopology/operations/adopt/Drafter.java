@@ -118,8 +118,9 @@ final class Drafter {
         AdoptionRecord record = new AdoptionRecord(AdoptionRecord.SCHEMA, layout.definitions().vhost(),
                 layout.definitions().source(), layout.definitions().brokerVersion(), options.specFile(), specExchange,
                 planned.stream().map(Planned::record).toList(), queues, leftovers.replaced(), unmapped, problems);
-        Draft draft = new Draft(header(planned.isEmpty(), unmapped.isEmpty()), javaPackage(), vhost(), exchangeValue(exchange, chosen, topic),
-                planned.stream().map(Planned::draft).toList(), trailer(unmapped, problems));
+        Draft draft = new Draft(header(planned.isEmpty(), unmapped.isEmpty()), javaPackage(), vhost(),
+                exchangeValue(exchange, chosen, topic), planned.stream().map(Planned::draft).toList(),
+                trailer(unmapped, problems));
         return new Drafted(draft, record);
     }
 

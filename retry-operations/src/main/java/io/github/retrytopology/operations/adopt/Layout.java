@@ -50,7 +50,6 @@ final class Layout {
     private final Map<String, Exchange> exchanges = new TreeMap<>();
     private final Map<String, List<Binding>> bySource = new HashMap<>();
     private final Map<String, List<Binding>> intoQueue = new HashMap<>();
-    private final Map<String, List<Binding>> intoExchange = new HashMap<>();
     private final Map<String, QueueView> views = new TreeMap<>();
     private final Map<String, Optional<Policy>> exchangePolicies = new HashMap<>();
     private final Map<Policy, List<String>> policyQueues = new LinkedHashMap<>();
@@ -63,8 +62,9 @@ final class Layout {
         definitions.exchanges().forEach(exchange -> exchanges.put(exchange.name(), exchange));
         for (Binding binding : definitions.bindings()) {
             bySource.computeIfAbsent(binding.source(), name -> new ArrayList<>()).add(binding);
-            (binding.toQueue() ? intoQueue : intoExchange)
-                    .computeIfAbsent(binding.destination(), name -> new ArrayList<>()).add(binding);
+            if (binding.toQueue()) {
+                intoQueue.computeIfAbsent(binding.destination(), name -> new ArrayList<>()).add(binding);
+            }
         }
         for (Policy policy : definitions.policies()) {
             policyQueues.put(policy, new ArrayList<>());
@@ -126,21 +126,12 @@ final class Layout {
         return Optional.of(defined.type());
     }
 
-    /** Whether an exchange is one of those every virtual host has. */
-    static boolean builtIn(String exchange) {
-        return BUILT_IN.containsKey(exchange);
-    }
-
     List<Binding> bindingsFrom(String exchange) {
         return bySource.getOrDefault(exchange, List.of());
     }
 
     List<Binding> bindingsInto(String queue) {
         return intoQueue.getOrDefault(queue, List.of());
-    }
-
-    List<Binding> bindingsIntoExchange(String exchange) {
-        return intoExchange.getOrDefault(exchange, List.of());
     }
 
     /** An exchange's alternate exchange, from its argument or else its policy. */

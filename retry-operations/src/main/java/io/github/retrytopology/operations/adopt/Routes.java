@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.adopt;
 
 import io.github.retrytopology.operations.adopt.Definitions.Binding;
 import io.github.retrytopology.operations.adopt.Layout.QueueView;
+import io.github.retrytopology.operations.adopt.Layout.Setting;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -95,7 +97,7 @@ final class Routes {
 
     /** Where a queue dead-letters, worked out from its settings and the keys of its messages. */
     DeadLetter deadLetter(QueueView queue) {
-        Layout.Setting<String> exchange = queue.deadLetterExchange().orElseThrow();
+        Setting<String> exchange = queue.deadLetterExchange().orElseThrow();
         Set<KeyPattern> sent = queue.deadLetterRoutingKey()
                 .map(key -> Set.of(KeyPattern.literal(key.value())))
                 .orElse(keysOf(queue.name()));
@@ -202,9 +204,9 @@ final class Routes {
         }
 
         /** The one queue it certainly reaches, if that is all. */
-        java.util.Optional<String> single() {
-            return doubts.isEmpty() && queues.size() == 1 ? java.util.Optional.of(queues.iterator().next())
-                    : java.util.Optional.empty();
+        Optional<String> single() {
+            return doubts.isEmpty() && queues.size() == 1 ? Optional.of(queues.iterator().next())
+                    : Optional.empty();
         }
 
         List<String> sortedQueues() {
@@ -218,8 +220,7 @@ final class Routes {
      * @param exchange its dead-letter exchange, {@code ""} for the default one
      * @param routingKey its dead-letter routing key; empty to keep the message's own
      */
-    record DeadLetter(QueueView queue, Layout.Setting<String> exchange, java.util.Optional<Layout.Setting<String>> routingKey,
-            Reach reach) {
+    record DeadLetter(QueueView queue, Setting<String> exchange, Optional<Setting<String>> routingKey, Reach reach) {
 
         /** How it dead-letters, in words: {@code through exchange 'master' with the message's own routing key}. */
         String describe() {
