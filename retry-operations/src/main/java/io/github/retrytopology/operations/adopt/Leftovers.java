@@ -110,6 +110,7 @@ final class Leftovers {
         }
         policies();
         parameters();
+        existingSpecQueues();
         bindings.sort(Comparator.comparing(OldBinding::source).thenComparing(OldBinding::destination)
                 .thenComparing(OldBinding::routingKey));
     }
@@ -239,6 +240,22 @@ final class Leftovers {
                         + String.join(", ", keys.stream().sorted().toList())
                 : "has priority " + policy.priority() + ", not below the spec's " + Topology.POLICY_PRIORITY
                         + ", and would apply to the spec's queues " + Detector.quoted(hit) + " in place of their own"));
+    }
+
+    /**
+     * Lists a queue of the spec that the virtual host has already, other than a work queue the spec keeps: an
+     * import would leave it with the arguments it has, and a migration has to empty it first.
+     */
+    private void existingSpecQueues() {
+        specQueues.forEach((queue, service) -> {
+            if (work.contains(queue) || layout.queue(queue).isEmpty()) {
+                return;
+            }
+            String role = replacedQueues.contains(queue) ? "an old queue of a retry structure that the spec replaces"
+                    : "a queue outside any retry structure";
+            problems.add(new Listed("queue", queue, "is a queue that the spec declares for service '" + service
+                    + "', and the virtual host has it already, as " + role));
+        });
     }
 
     private void parameters() {

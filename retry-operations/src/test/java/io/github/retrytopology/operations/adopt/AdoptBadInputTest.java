@@ -153,7 +153,7 @@ class AdoptBadInputTest {
     }
 
     @Test
-    void policiesThatWouldApplyToTheSpecsOwnQueuesAreProblems() throws IOException {
+    void policiesThatWouldApplyToTheSpecsOwnQueuesAndAQueueOfTheSpecThatExistsAreProblems() throws IOException {
         Adoption adoption = adopt("policy-over-the-spec");
 
         assertThat(adoption.hasServices()).isTrue();
@@ -162,7 +162,9 @@ class AdoptBadInputTest {
                         + "'ucenter-user.parking-lot' beside the spec's policies, setting max-length"),
                 new Listed("policy", "everything", "has priority 200, not below the spec's 100, and would apply to the "
                         + "spec's queues 'ucenter-user.parking-lot', 'ucenter-user.retry.1', 'ucenter@user' in place of "
-                        + "their own"));
+                        + "their own"),
+                new Listed("queue", "ucenter-user.parking-lot", "is a queue that the spec declares for service "
+                        + "'ucenter-user', and the virtual host has it already, as a queue outside any retry structure"));
     }
 
     /** A draft's comments as sentences: each comment's wrapped lines joined. */
