@@ -19,7 +19,6 @@ import io.github.retrytopology.operations.adopt.AdoptionRecord.Tier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

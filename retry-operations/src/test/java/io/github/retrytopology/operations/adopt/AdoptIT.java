@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -192,7 +191,7 @@ class AdoptIT {
                 .replaceAll("(?m)^package: .*$", "package: PACKAGE");
     }
 
-    private static int adopt(String... arguments) throws IOException, TimeoutException {
+    private static int adopt(String... arguments) {
         String[] all = new String[arguments.length + 5];
         all[0] = "--uri";
         all[1] = broker.broker().amqpUri(broker.name());

@@ -3,7 +3,6 @@ package io.github.retrytopology.operations.adopt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import java.io.IOException;
