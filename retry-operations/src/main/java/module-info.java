@@ -16,6 +16,7 @@ module io.github.retrytopology.operations {
 
     exports io.github.retrytopology.operations.broker;
     exports io.github.retrytopology.operations.console;
+    exports io.github.retrytopology.operations.move;
     exports io.github.retrytopology.operations.plan;
 
     opens io.github.retrytopology.operations.cli to info.picocli;
