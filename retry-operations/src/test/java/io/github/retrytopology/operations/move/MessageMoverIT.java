@@ -71,7 +71,10 @@ class MessageMoverIT {
                 .type("order").appId("shop").userId("guest").deliveryMode(1)
                 .headers(Map.of("tenant", "acme", "old-count", n % 4)).build());
 
+        Thread caller = Thread.currentThread();
+        List<Thread> rewrittenOn = Collections.synchronizedList(new ArrayList<>());
         MoveReport report = MessageMover.of(connection).move("old.retry", "orders.retry.1", (properties, envelope) -> {
+            rewrittenOn.add(Thread.currentThread());
             Map<String, Object> headers = new HashMap<>(properties.getHeaders());
             headers.put("retry-attempts", headers.remove("old-count"));
             headers.put("retry-adopted-from", "old.retry");
@@ -80,6 +83,7 @@ class MessageMoverIT {
         }, MoveOptions.defaults().user("guest"));
 
         assertThat(report).isEqualTo(new MoveReport("old.retry", "orders.retry.1", 500, MoveReport.Ending.DRAINED, 0));
+        assertThat(rewrittenOn).as("the caller's thread, not the client's").hasSize(500).containsOnly(caller);
         assertThat(channel.messageCount("old.retry")).isZero();
         List<Message> moved = read("orders.retry.1");
         assertThat(moved).extracting(Message::id).containsExactlyElementsOf(ids(500));
