@@ -15,11 +15,12 @@ import java.util.regex.Pattern;
  *
  * <p>For a service {@code cdn-purge}:
  * <ul>
- *   <li>{@code cdn-purge}: the queue the service consumes, bound to the exchange with its routing keys;
+ *   <li>{@code cdn-purge}: the queue the service consumes, bound to the exchange with its routing keys, unless the
+ *       spec keeps the name of a queue it consumes today ({@code queue:}), which is then the only name not derived;
  *   <li>{@code cdn-purge.retry.1}, {@code cdn-purge.retry.2}, ...: one wait queue per delay tier, numbered from
  *       1, which dead-letter back to {@code cdn-purge} when their TTL expires;
  *   <li>{@code cdn-purge.parking-lot}: where messages go when they will not be retried;
- *   <li>each of these queues has a policy of the same name;
+ *   <li>each of these queues has a policy of the same name; a kept queue's policy is named {@code cdn-purge};
  *   <li>{@code CdnPurgeHandler}: the generated handler interface; {@code RetryTopology.CdnPurge}: its names.
  * </ul>
  * Queue names are numbered by tier rather than named by delay, so that changing a delay changes a policy and
@@ -29,6 +30,9 @@ public final class Names {
 
     /** RabbitMQ's limit on queue and exchange names, in UTF-8 bytes. */
     public static final int MAX_NAME_BYTES = 255;
+
+    /** The prefix of the names RabbitMQ keeps for its own exchanges and queues, which no client may declare. */
+    public static final String RESERVED_PREFIX = "amq.";
 
     /** The generated class that holds every name and policy as constants. */
     public static final String TOPOLOGY_CLASS = "RetryTopology";
@@ -93,7 +97,7 @@ public final class Names {
         return SERVICE_NAME.matcher(name).matches();
     }
 
-    /** The queue a service consumes. */
+    /** The queue a service consumes unless the spec keeps another for it: the service's name. */
     public static String queue(String service) {
         return service;
     }
@@ -123,11 +127,12 @@ public final class Names {
      * What a queue name says about itself: the service it belongs to and which of the service's queues it is,
      * or, for a temporary migration queue, the queue it holds the messages of. Empty for a name this project
      * never derives. A name says nothing about which spec it belongs to: {@code billing} may be a service
-     * queue of ours, or anybody's queue; the caller decides with what else it knows.
+     * queue of ours, or anybody's queue; the caller decides with what else it knows. Nor does it know the queues
+     * a spec keeps ({@code ucenter@user}): {@link QueueNames} reads a name with the spec.
      */
     public static Optional<QueueName> parseQueue(String name) {
-        boolean migrating = name.endsWith(MIGRATION_SUFFIX);
-        String queue = migrating ? name.substring(0, name.length() - MIGRATION_SUFFIX.length()) : name;
+        boolean migrating = isMigrationQueue(name);
+        String queue = migrating ? migratedQueue(name) : name;
         Optional<QueueName> parsed = parseTopologyQueue(queue);
         return migrating ? parsed.map(QueueName::migrating) : parsed;
     }
@@ -152,7 +157,7 @@ public final class Names {
 
     /** Which of a service's queues a name is. */
     public enum QueueRole {
-        /** The queue the service consumes, which has the service's name. */
+        /** The queue the service consumes, which has the service's name or the one the spec keeps. */
         SERVICE,
         /** A wait queue of a delay tier. */
         TIER,
@@ -161,7 +166,7 @@ public final class Names {
     }
 
     /**
-     * A queue name as this project derives it.
+     * A queue name as this project derives it, or as a spec keeps it.
      *
      * @param name the whole name, as given
      * @param service the service it belongs to
@@ -182,19 +187,41 @@ public final class Names {
 
         /** The queue of the topology this name is, or holds the messages of while it is migrated. */
         public String topologyQueue() {
-            return switch (role) {
+            return migration ? migratedQueue(name) : name;
+        }
+
+        /**
+         * The policy that configures {@link #topologyQueue()}: named after the queue, as the service's names derive
+         * it, so that the policy of a kept queue is named after its service.
+         */
+        public String policy() {
+            return Names.policy(switch (role) {
                 case SERVICE -> queue(service);
                 case TIER -> tierQueue(service, tier);
                 case PARKING_LOT -> parkingLot(service);
-            };
+            });
         }
 
-        private QueueName migrating() {
+        /** The temporary queue of a migration of the queue this name is. */
+        QueueName migrating() {
             return new QueueName(migrationQueue(name), service, role, tier, true);
         }
     }
 
-    /** The policy that configures a queue: it has the queue's name. */
+    /** Whether a name is that of a migration's temporary queue, {@code cdn-purge.migrating}. */
+    public static boolean isMigrationQueue(String name) {
+        return name.endsWith(MIGRATION_SUFFIX);
+    }
+
+    /** The queue whose messages a migration's temporary queue holds: the name without its suffix. */
+    public static String migratedQueue(String temporary) {
+        return temporary.substring(0, temporary.length() - MIGRATION_SUFFIX.length());
+    }
+
+    /**
+     * The policy that configures a queue whose name derives from its service's: it has the queue's name. A kept
+     * queue's policy has the name its service's queue would have had ({@link Service#queuePolicy()}).
+     */
     public static String policy(String queue) {
         return queue;
     }

@@ -50,6 +50,33 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
         if (queues > MAX_QUEUES) {
             throw new IllegalArgumentException("the services need " + queues + " queues, more than " + MAX_QUEUES);
         }
+        checkKeptQueues(services);
+    }
+
+    /**
+     * Kept queues are the only names not derived from a service's: none may have the shape of a queue of one of the
+     * spec's services, which plan and apply would take for that service's, nor be another kept queue or its
+     * migration's temporary queue.
+     */
+    private static void checkKeptQueues(List<Service> services) {
+        Set<String> names = services.stream().map(Service::name).collect(Collectors.toSet());
+        Set<String> kept = new HashSet<>();
+        for (Service service : services) {
+            if (service.keepsQueue()) {
+                boolean shaped = Names.parseQueue(service.queue()).filter(name -> names.contains(name.service()))
+                        .isPresent();
+                if (shaped || !kept.add(service.queue())) {
+                    throw new IllegalArgumentException("service '" + service.name() + "' cannot consume queue '"
+                            + service.queue() + "': it is named as a queue of another service of the spec, or kept twice");
+                }
+            }
+        }
+        for (String queue : kept) {
+            if (Names.isMigrationQueue(queue) && kept.contains(Names.migratedQueue(queue))) {
+                throw new IllegalArgumentException("queue '" + queue + "' is kept, and is also the temporary queue "
+                        + "of a migration of '" + Names.migratedQueue(queue) + "'");
+            }
+        }
     }
 
     /** Returns the service with this name. */
@@ -59,6 +86,11 @@ public record RetrySpec(String javaPackage, String vhost, String exchange, Queue
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no service '" + name + "'; the services are "
                         + services.stream().map(Service::name).collect(Collectors.joining(", "))));
+    }
+
+    /** What the names of queues and policies are to this spec, its kept queues included. */
+    public QueueNames queueNames() {
+        return QueueNames.of(this);
     }
 
     /** The generated topology class, by its qualified name: {@code com.acme.media.retry.RetryTopology}. */

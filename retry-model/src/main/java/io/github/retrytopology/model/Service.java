@@ -14,13 +14,16 @@ import java.util.Set;
 /**
  * One consuming service: its queue, the routing keys bound to it, and how it retries.
  *
- * @param name the service's lower-kebab-case name, from which every name of its queues derives
+ * @param name the service's lower-kebab-case name, from which every name of its queues derives but the one it
+ *     consumes, when the spec keeps that
+ * @param queue the queue it consumes: its name, or the name of the queue it consumes today, which the spec keeps
+ *     so that its consumers need not change their queue at once
  * @param routes the routing keys it consumes, in the order the spec lists them, which is the order
  *     deliveries are matched against them
  * @param retryPolicy when and how it retries
  * @param queueType the type of all of its queues
  */
-public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, QueueType queueType) {
+public record Service(String name, String queue, List<Route> routes, RetryPolicy retryPolicy, QueueType queueType) {
 
     /**
      * The most routing keys one service may consume. Bindings this many are a design to rethink, and the bound
@@ -33,6 +36,20 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         if (!Names.isServiceName(name)) {
             throw new IllegalArgumentException("service name '" + name + "' is not lower-kebab-case");
         }
+        requireNonNull(queue, "queue");
+        if (queue.isEmpty() || queue.startsWith(Names.RESERVED_PREFIX) || !Names.fitsBroker(queue)
+                || queue.codePoints().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("service '" + name + "' cannot consume queue '" + queue + "': RabbitMQ "
+                    + "declares names of 1 to " + Names.MAX_NAME_BYTES + " bytes not starting with "
+                    + Names.RESERVED_PREFIX + ", and this project none with a control character");
+        }
+        Names.parseQueue(queue)
+                .filter(parsed -> parsed.service().equals(name)
+                        && (parsed.migration() || parsed.role() != Names.QueueRole.SERVICE))
+                .ifPresent(own -> {
+                    throw new IllegalArgumentException("service '" + name + "' cannot consume queue '" + queue
+                            + "', which is named as one of its other queues");
+                });
         routes = List.copyOf(routes);
         if (routes.isEmpty() || routes.size() > MAX_ROUTING_KEYS) {
             throw new IllegalArgumentException("service '" + name + "' has " + routes.size() + " routing keys; it needs 1 to "
@@ -54,9 +71,22 @@ public record Service(String name, List<Route> routes, RetryPolicy retryPolicy, 
         }
     }
 
-    /** The queue this service consumes. */
-    public String queue() {
-        return Names.queue(name);
+    /** A service that consumes the queue named after it, as a spec without {@code queue:} has it. */
+    public Service(String name, List<Route> routes, RetryPolicy retryPolicy, QueueType queueType) {
+        this(name, Names.queue(name), routes, retryPolicy, queueType);
+    }
+
+    /** Whether it consumes a queue of another name than its own, which the spec keeps. */
+    public boolean keepsQueue() {
+        return !queue.equals(Names.queue(name));
+    }
+
+    /**
+     * The policy that configures its queue: named after the service, as the queue is unless the spec keeps
+     * another, so that every policy's name derives from a service's.
+     */
+    public String queuePolicy() {
+        return Names.policy(Names.queue(name));
     }
 
     /** The queue its messages go to when they will not be retried. */

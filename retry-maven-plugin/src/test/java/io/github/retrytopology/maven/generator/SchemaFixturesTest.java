@@ -75,7 +75,13 @@ class SchemaFixturesTest {
             Map.entry("name-collision-constant.yml", "the constants of the generated class, derived"),
             Map.entry("name-collision-topology.yml", "the name of the generated class, derived"),
             Map.entry("name-collision-payload.yml", "package and class names across entries"),
-            Map.entry("name-too-long-class-file.yml", "a generated file's name in bytes, derived"));
+            Map.entry("name-too-long-class-file.yml", "a generated file's name in bytes, derived"),
+            Map.entry("name-collision-queue-own.yml", "a kept queue against the names its service derives"),
+            Map.entry("name-collision-queue-tier.yml", "a kept queue against the names other services derive"),
+            Map.entry("name-collision-queue-parking-lot.yml", "a kept queue against the names other services derive"),
+            Map.entry("name-collision-queue-service-name.yml", "a kept queue against the names other services derive"),
+            Map.entry("name-collision-queue-migrating.yml", "kept queues across services"),
+            Map.entry("name-collision-queue-service.yml", "kept queues across services"));
 
     private static final YAMLMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
@@ -131,6 +137,21 @@ class SchemaFixturesTest {
         assertThat(PARSER_REFUSES.keySet()).doesNotContainAnyElementsOf(ONLY_THE_VALIDATOR.keySet());
         assertThat(invalid.size() - PARSER_REFUSES.size() - ONLY_THE_VALIDATOR.size())
                 .as("structurally invalid fixtures").isGreaterThan(40);
+    }
+
+    /** The reader takes a number as text, which never starts with amq., as a name: the schema takes it too. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Engine.class)
+    void takesANumberAsAnExchangeOrAQueueAndRefusesAReservedName(Engine engine) throws IOException {
+        String numbers = "version: 1\npackage: com.acme.retry\nexchange: 10\nservices:\n"
+                + "  ucenter-user: {queue: 123, routingKeys: [user.created], maxAttempts: 1}\n";
+        String reserved = numbers.replace("exchange: 10", "exchange: amq.topic").replace("queue: 123", "queue: amq.x");
+
+        assertThat(Specs.parse(numbers.getBytes(StandardCharsets.UTF_8), "retry.yml").service("ucenter-user").queue())
+                .isEqualTo("123");
+        assertThat(engine.validate(YAML.readTree(numbers))).isEmpty();
+        assertThat(engine.validate(YAML.readTree(reserved))).extracting(Error::getInstanceLocation)
+                .extracting(Object::toString).containsExactlyInAnyOrder("/exchange", "/services/ucenter-user/queue");
     }
 
     /**

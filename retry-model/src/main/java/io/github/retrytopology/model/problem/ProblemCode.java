@@ -55,6 +55,8 @@ public enum ProblemCode {
     BAD_PACKAGE("bad-package"),
     /** The exchange name is not one RabbitMQ lets us declare. */
     BAD_EXCHANGE("bad-exchange"),
+    /** A service's {@code queue} is not a name RabbitMQ lets us declare. */
+    BAD_QUEUE("bad-queue"),
     /** The virtual host name is not one RabbitMQ accepts. */
     BAD_VHOST("bad-vhost"),
     /** The spec declares no service. */

@@ -30,10 +30,12 @@ public record SpecDraft(
      * One service as written.
      *
      * @param name its key under {@code services}
+     * @param queue {@code queue}
      * @param routingKeys {@code routingKeys}
      * @param policy its own retry settings
      */
-    public record ServiceDraft(Located<String> name, Located<List<RouteDraft>> routingKeys, PolicyDraft policy) {
+    public record ServiceDraft(Located<String> name, Located<String> queue, Located<List<RouteDraft>> routingKeys,
+            PolicyDraft policy) {
     }
 
     /**

@@ -16,6 +16,9 @@ public enum SpecKey {
     DEFAULTS("defaults", false, "Retry settings inherited by every service that does not set its own; lists are "
             + "not merged."),
     SERVICES("services", true, "The consuming services, by lower-kebab-case name, such as cdn-purge."),
+    QUEUE("queue", false, "The queue the service consumes, when it keeps the name of the one its consumers read "
+            + "today, such as ucenter@user; by default the service's name. Its wait queues, parking lot and policies "
+            + "are named after the service all the same."),
     ROUTING_KEYS("routingKeys", true, "The topic binding keys the service consumes, in order: a key, or a mapping "
             + "of key, handler and payload. A delivery goes to the first entry whose key matches."),
     MAX_ATTEMPTS("maxAttempts", false, "Deliveries in all, the first included: 1 means never retry. Required in the "

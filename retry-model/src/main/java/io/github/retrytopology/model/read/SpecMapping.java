@@ -14,6 +14,7 @@ import static io.github.retrytopology.model.read.SpecKey.MULTIPLIER;
 import static io.github.retrytopology.model.read.SpecKey.NON_RETRYABLE;
 import static io.github.retrytopology.model.read.SpecKey.PACKAGE;
 import static io.github.retrytopology.model.read.SpecKey.PAYLOAD;
+import static io.github.retrytopology.model.read.SpecKey.QUEUE;
 import static io.github.retrytopology.model.read.SpecKey.QUEUE_SETTINGS;
 import static io.github.retrytopology.model.read.SpecKey.QUEUE_TYPE;
 import static io.github.retrytopology.model.read.SpecKey.ROUTING_KEYS;
@@ -34,7 +35,7 @@ public enum SpecMapping {
     /** {@code defaults}. */
     DEFAULTS_MAPPING("a defaults key", MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE, NON_RETRYABLE),
     /** One service. */
-    SERVICE("a service key", ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE,
+    SERVICE("a service key", QUEUE, ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE,
             NON_RETRYABLE),
     /** An entry of {@code routingKeys} written as a mapping. */
     ROUTE("a routing key's key", KEY, HANDLER, PAYLOAD),

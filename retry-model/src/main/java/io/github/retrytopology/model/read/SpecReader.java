@@ -208,6 +208,7 @@ public final class SpecReader {
         fields.each((name, value) -> {
             Located<String> located = new Located<>(name.value(), name.position(), value.path());
             PolicyDraft policy;
+            Located<String> queue = null;
             Located<List<RouteDraft>> routes = null;
             if (isNull(value.value())) {
                 problems.report(located, ProblemCode.MISSING_KEY,
@@ -215,6 +216,7 @@ public final class SpecReader {
                 policy = emptyPolicy(name.position());
             } else if (value.value() instanceof MappingNode serviceNode) {
                 Fields serviceFields = new Fields(serviceNode, value.path(), SpecMapping.SERVICE);
+                queue = serviceFields.scalar(SpecKey.QUEUE, "the name of the queue the service consumes");
                 routes = serviceFields.node(SpecKey.ROUTING_KEYS, "a list of routing keys")
                         .map(this::readRoutes)
                         .orElse(null);
@@ -223,7 +225,7 @@ public final class SpecReader {
                 wrongType(value, "a mapping with the service's routingKeys and retry settings");
                 return;
             }
-            drafts.add(new ServiceDraft(located, routes, policy));
+            drafts.add(new ServiceDraft(located, queue, routes, policy));
         });
         return located(drafts, services);
     }

@@ -106,7 +106,9 @@ public final class SpecSchema {
                             object("pattern", "(?:^|\\.)(?:" + KEYWORD_ALTERNATIVES + ")(?:\\.|$)"),
                             object("pattern", "^java(?:\\.|$)"))));
             case VHOST -> brokerName(List.of());
-            case EXCHANGE -> brokerName(List.of(object("not", object("pattern", "^amq\\."))));
+            // A number or a boolean, which the reader takes as text, never starts with amq.: "pattern" alone would
+            // hold for it, and "not" refuse it.
+            case EXCHANGE, QUEUE -> brokerName(List.of(object("not", object("type", "string", "pattern", "^amq\\."))));
             case QUEUE_SETTINGS -> object("enum", Arrays.stream(QueueSettings.values()).map(QueueSettings::id).toList());
             case DEFAULTS -> mapping(SpecMapping.DEFAULTS_MAPPING);
             case SERVICES -> object(
@@ -279,7 +281,7 @@ public final class SpecSchema {
                 "maxLength", BindingKey.MAX_BYTES);
     }
 
-    /** A vhost or an exchange: any scalar, which as text is not empty and holds no control character. */
+    /** A vhost, an exchange or a queue: any scalar, which as text is not empty and holds no control character. */
     private static Map<String, Object> brokerName(List<Object> more) {
         Map<String, Object> schema = object(
                 "type", List.of("string", "number", "boolean"),

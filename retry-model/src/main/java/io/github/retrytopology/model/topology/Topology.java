@@ -12,6 +12,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,10 @@ import java.util.Map;
  *
  * <p>Per service, with every queue durable and of the service's queue type:
  * <ul>
- *   <li>its queue, bound to the exchange once per routing key, which dead-letters to the parking lot (with a
- *       quorum queue, when the delivery limit is exceeded by a message that keeps crashing its consumer), and
- *       which holds back rejected messages when the broker delays the service's retries;
+ *   <li>its queue (named after it, or the one the spec keeps), bound to the exchange once per routing key, which
+ *       dead-letters to the parking lot (with a quorum queue, when the delivery limit is exceeded by a message that
+ *       keeps crashing its consumer), and which holds back rejected messages when the broker delays the service's
+ *       retries;
  *   <li>unless the broker delays its retries, one wait queue per tier, nobody's to consume, whose TTL is the tier's delay and which dead-letters
  *       back to the service's queue through the default exchange, so that a retry reaches no other service;
  *   <li>its parking lot, which keeps whatever reaches it.
@@ -38,7 +40,8 @@ import java.util.Map;
  * @param exchanges the exchanges, by name
  * @param queues the queues, by name
  * @param bindings the bindings, by exchange, queue and key
- * @param policies the policies, by name; empty when settings are queue arguments
+ * @param policies the policies, by name, each named after the queue it configures, as the queue's service derives
+ *     that name (a kept queue's policy has its service's name); empty when settings are queue arguments
  */
 public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queues, List<Binding> bindings,
         List<Policy> policies) {
@@ -83,7 +86,7 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
                 arguments.put(QueueArguments.QUEUE_TYPE, service.queueType().id());
                 if (asPolicies) {
                     if (!queue.values.isEmpty()) {
-                        policies.add(new Policy(Names.policy(queue.name), Names.exactPattern(queue.name), "queues",
+                        policies.add(new Policy(queue.policy, Names.exactPattern(queue.name), "queues",
                                 POLICY_PRIORITY, queue.values));
                     }
                 } else {
@@ -104,8 +107,25 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
                 .orElseThrow(() -> new IllegalArgumentException("no queue '" + name + "' in this topology"));
     }
 
+    /**
+     * Our policies by the queue each configures: the one queue its pattern matches. A kept queue's policy is named
+     * after its service, not after the queue.
+     */
+    public Map<String, Policy> policiesByQueue() {
+        Map<String, Policy> byPattern = new HashMap<>();
+        policies.forEach(policy -> byPattern.put(policy.pattern(), policy));
+        Map<String, Policy> byQueue = new LinkedHashMap<>();
+        for (Queue queue : queues) {
+            Policy policy = byPattern.get(Names.exactPattern(queue.name()));
+            if (policy != null) {
+                byQueue.put(queue.name(), policy);
+            }
+        }
+        return byQueue;
+    }
+
     private static Settings serviceQueue(Service service) {
-        Settings settings = new Settings(service.queue());
+        Settings settings = new Settings(service.queue(), service.queuePolicy());
         settings.deadLetterTo(service.parkingLot(), service.queueType());
         if (service.queueType() == QueueType.QUORUM) {
             settings.values.put("delivery-limit", service.deliveryLimit());
@@ -120,14 +140,14 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     }
 
     private static Settings tierQueue(Service service, Tier tier) {
-        Settings settings = new Settings(tier.queue());
+        Settings settings = new Settings(tier.queue(), Names.policy(tier.queue()));
         settings.values.put("message-ttl", tier.delay().toMillis());
         settings.deadLetterTo(service.queue(), service.queueType());
         return settings;
     }
 
     private static Settings parkingLot(Service service) {
-        Settings settings = new Settings(service.parkingLot());
+        Settings settings = new Settings(service.parkingLot(), Names.policy(service.parkingLot()));
         if (service.queueType() == QueueType.QUORUM) {
             settings.values.put("delivery-limit", PARKING_LOT_DELIVERY_LIMIT);
         }
@@ -141,10 +161,12 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     /** The settings of one queue, keyed as policies key them; arguments add {@code x-} in front. */
     private static final class Settings {
         final String name;
+        final String policy;
         final Map<String, Object> values = new LinkedHashMap<>();
 
-        Settings(String name) {
+        Settings(String name, String policy) {
             this.name = name;
+            this.policy = policy;
         }
 
         void deadLetterTo(String queue, QueueType type) {

@@ -175,7 +175,7 @@ public final class SpecValidator {
         if (name.isEmpty()) {
             problems.report(exchange, ProblemCode.BAD_EXCHANGE,
                     "the exchange has no name; the default exchange cannot be bound to");
-        } else if (name.startsWith("amq.")) {
+        } else if (name.startsWith(Names.RESERVED_PREFIX)) {
             problems.report(exchange, ProblemCode.BAD_EXCHANGE, "'" + name + "' starts with 'amq.', which RabbitMQ "
                     + "reserves for its own exchanges; name an exchange of your own");
         } else if (hasControlCharacters(name)) {
@@ -428,11 +428,18 @@ public final class SpecValidator {
         }
         List<Service> built = new ArrayList<>();
         Map<String, Located<String>> byJavaType = new HashMap<>();
+        Map<String, Located<String>> named = new HashMap<>();
+        List<KeptQueue> kept = new ArrayList<>();
         long queues = 0;
         for (ServiceDraft draft : services.value()) {
             Located<String> name = draft.name();
-            boolean named = checkServiceName(name);
-            if (named) {
+            boolean valid = checkServiceName(name);
+            Optional<String> queue = queue(draft, valid);
+            if (valid && queue.isPresent() && !queue.get().equals(Names.queue(name.value()))) {
+                kept.add(new KeptQueue(name, draft.queue()));
+            }
+            if (valid) {
+                named.put(name.value(), name);
                 String javaType = Names.javaType(name.value());
                 Located<String> first = byJavaType.putIfAbsent(javaType.toLowerCase(Locale.ROOT), name);
                 if (javaType.equals(Names.TOPOLOGY_CLASS)) {
@@ -457,19 +464,115 @@ public final class SpecValidator {
             Settings own = settings(draft.policy());
             QueueType queueType = inherit(own.queueType(), defaults.queueType(), QueueType.QUORUM);
             Optional<RetryPolicy> policy = policy(name, own, defaults, queueType);
-            if (named && routes != null && policy.isPresent() && queueType != null) {
+            if (valid && queue.isPresent() && routes != null && policy.isPresent() && queueType != null) {
                 int tiers = policy.get().tiers().size();
                 checkLength(name, tiers);
                 queues += 2 + tiers;
-                built.add(new Service(name.value(), routes, policy.get(), queueType));
+                built.add(new Service(name.value(), queue.get(), routes, policy.get(), queueType));
             }
         }
+        checkKeptQueues(kept, named);
         if (queues > RetrySpec.MAX_QUEUES) {
             problems.report(services, ProblemCode.TOO_MANY_QUEUES, "these services would need " + queues + " queues,"
                     + " each service its own, its parking lot and one per delay tier; a spec may have at most "
                     + RetrySpec.MAX_QUEUES);
         }
         return built;
+    }
+
+    /** A service's queue and where the spec keeps its name. */
+    private record KeptQueue(Located<String> service, Located<String> queue) {
+    }
+
+    /**
+     * The queue a service consumes: the one the spec keeps, if it is a name RabbitMQ lets us declare, or the
+     * service's name. Empty if the kept name is refused, or if the service has no valid name to derive one from.
+     */
+    private Optional<String> queue(ServiceDraft draft, boolean named) {
+        Located<String> queue = draft.queue();
+        String service = draft.name().value();
+        if (queue == null) {
+            return named ? Optional.of(Names.queue(service)) : Optional.empty();
+        }
+        String name = queue.value();
+        String instead = named ? "; drop 'queue' to consume '" + Names.queue(service) + "', the service's own name" : "";
+        if (name.isEmpty()) {
+            problems.report(queue, ProblemCode.BAD_QUEUE, "the queue has no name, and RabbitMQ would make one up on "
+                    + "every declaration" + instead);
+        } else if (name.startsWith(Names.RESERVED_PREFIX)) {
+            problems.report(queue, ProblemCode.BAD_QUEUE, "'" + name + "' starts with '" + Names.RESERVED_PREFIX
+                    + "', which RabbitMQ reserves for the queues it names itself, and no client may declare" + instead);
+        } else if (hasControlCharacters(name)) {
+            problems.report(queue, ProblemCode.BAD_QUEUE, "'" + name + "' contains a control character" + instead);
+        } else if (!Names.fitsBroker(name)) {
+            problems.report(queue, ProblemCode.NAME_TOO_LONG, "'" + name + "' is " + bytes(name)
+                    + " bytes long; RabbitMQ allows at most " + Names.MAX_NAME_BYTES);
+        } else if (!named) {
+            return Optional.empty();
+        } else {
+            Optional<Names.QueueName> own = Names.parseQueue(name).filter(parsed -> parsed.service().equals(service)
+                    && (parsed.migration() || parsed.role() != Names.QueueRole.SERVICE));
+            if (own.isEmpty()) {
+                return Optional.of(name);
+            }
+            problems.report(queue, ProblemCode.NAME_COLLISION, "queue '" + name + "' of service '" + service
+                    + "' is named as " + describe(own.get()) + " of that service; name it otherwise, or drop 'queue' "
+                    + "to consume '" + Names.queue(service) + "'");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Refuses a kept queue that plan and apply would take for another queue of the spec: one named as a queue of
+     * another service of the spec would be (its tiers, parking lot and the temporary queues of migrations
+     * included), another service's kept queue, or the temporary queue of a migration of one.
+     */
+    private void checkKeptQueues(List<KeptQueue> kept, Map<String, Located<String>> services) {
+        Map<String, KeptQueue> byName = new HashMap<>();
+        List<KeptQueue> unshaped = new ArrayList<>();
+        for (KeptQueue queue : kept) {
+            String name = queue.queue().value();
+            String service = queue.service().value();
+            String instead = "; name it otherwise, or drop 'queue' to consume '" + Names.queue(service) + "'";
+            Optional<Names.QueueName> shape = Names.parseQueue(name).filter(parsed -> services.containsKey(parsed.service()));
+            if (shape.isPresent()) {
+                Located<String> other = services.get(shape.get().service());
+                problems.report(queue.queue(), ProblemCode.NAME_COLLISION, "queue '" + name + "' of service '" + service
+                        + "' is named as " + describe(shape.get()) + " of service '" + other.value() + "' (line "
+                        + other.position().line() + "), and plan and apply would take it for one of "
+                        + other.value() + "'s" + instead);
+                continue;
+            }
+            KeptQueue first = byName.putIfAbsent(name, queue);
+            if (first != null) {
+                problems.report(queue.queue(), ProblemCode.NAME_COLLISION, "services '" + service + "' and '"
+                        + first.service().value() + "' (line " + first.service().position().line()
+                        + ") both consume queue '" + name + "', but each service needs a queue of its own" + instead);
+                continue;
+            }
+            unshaped.add(queue);
+        }
+        for (KeptQueue queue : unshaped) {
+            String name = queue.queue().value();
+            KeptQueue migrated = Names.isMigrationQueue(name) ? byName.get(Names.migratedQueue(name)) : null;
+            if (migrated != null) {
+                problems.report(queue.queue(), ProblemCode.NAME_COLLISION, "queue '" + name + "' of service '"
+                        + queue.service().value() + "' is the temporary queue that apply --migrate makes for '"
+                        + migrated.queue().value() + "', the queue of service '" + migrated.service().value()
+                        + "' (line " + migrated.service().position().line() + "); name it otherwise, or drop 'queue' "
+                        + "to consume '" + Names.queue(queue.service().value()) + "'");
+            }
+        }
+    }
+
+    /** Which of a service's queues a name is, in words: {@code the wait queue of tier 2}. */
+    private static String describe(Names.QueueName name) {
+        String queue = switch (name.role()) {
+            case SERVICE -> "the queue";
+            case TIER -> "the wait queue of tier " + name.tier();
+            case PARKING_LOT -> "the parking lot";
+        };
+        return name.migration() ? "the temporary queue that apply --migrate makes for " + queue : queue;
     }
 
     private boolean checkServiceName(Located<String> name) {

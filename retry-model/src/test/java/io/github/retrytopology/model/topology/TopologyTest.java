@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -93,15 +95,66 @@ class TopologyTest {
         assertThat(topology.queue("warehouse.retry.1").arguments()).containsExactly(entry("x-queue-type", "classic"));
     }
 
-    @Test
-    void policiesMatchExactlyOneQueueEachAndOutrankCatchAllPolicies() {
-        for (Policy policy : topology.policies()) {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("validSpecs")
+    void policiesMatchExactlyOneQueueEachAndOutrankCatchAllPolicies(Path file) throws IOException {
+        Topology derived = Topology.of(Specs.load(file));
+
+        Map<String, Policy> byQueue = derived.policiesByQueue();
+        assertThat(byQueue.values()).containsExactlyInAnyOrderElementsOf(derived.policies());
+        for (Policy policy : derived.policies()) {
             Pattern pattern = Pattern.compile(policy.pattern());
-            assertThat(topology.queues()).filteredOn(queue -> pattern.matcher(queue.name()).find())
-                    .extracting(Queue::name).containsExactly(policy.name());
+            assertThat(derived.queues()).filteredOn(queue -> pattern.matcher(queue.name()).find())
+                    .extracting(Queue::name).singleElement().satisfies(queue -> assertThat(byQueue.get(queue)).isEqualTo(policy));
+            assertThat(Names.parseQueue(policy.name())).as("%s is named after its service", policy.name()).isPresent();
             assertThat(policy.applyTo()).isEqualTo("queues");
             assertThat(policy.priority()).isPositive();
         }
+    }
+
+    @Test
+    void aKeptQueueIsTheOnlyNameThatIsNotItsServices() {
+        Service user = new Service("ucenter-user", "ucenter@user", List.of(Route.of("user.created"),
+                Route.of("user.deleted")), new RetryPolicy(3, Backoff.delays(ofSeconds(1), ofSeconds(10)), List.of()),
+                QueueType.QUORUM);
+        RetrySpec kept = new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES, List.of(user, WAREHOUSE));
+
+        Topology derived = Topology.of(kept);
+
+        assertThat(derived.queues()).extracting(Queue::name).containsExactly("ucenter-user.parking-lot",
+                "ucenter-user.retry.1", "ucenter-user.retry.2", "ucenter@user", "warehouse", "warehouse.parking-lot",
+                "warehouse.retry.1");
+        assertThat(derived.bindings()).filteredOn(binding -> binding.routingKey().startsWith("user."))
+                .containsExactly(new Binding("shop.events", "ucenter@user", "user.created"),
+                        new Binding("shop.events", "ucenter@user", "user.deleted"));
+        assertThat(derived.policies()).extracting(Policy::name).containsExactly("ucenter-user",
+                "ucenter-user.parking-lot", "ucenter-user.retry.1", "ucenter-user.retry.2", "warehouse",
+                "warehouse.retry.1");
+        Policy queuePolicy = derived.policiesByQueue().get("ucenter@user");
+        assertThat(queuePolicy.name()).isEqualTo("ucenter-user");
+        assertThat(queuePolicy.pattern()).isEqualTo("^ucenter\\@user$");
+        assertThat(queuePolicy.definition()).contains(entry("dead-letter-routing-key", "ucenter-user.parking-lot"),
+                entry("delivery-limit", 2));
+        for (String tier : List.of("ucenter-user.retry.1", "ucenter-user.retry.2")) {
+            assertThat(derived.policiesByQueue().get(tier).definition())
+                    .as("%s dead-letters back to the kept queue", tier)
+                    .contains(entry("dead-letter-exchange", ""), entry("dead-letter-routing-key", "ucenter@user"));
+        }
+    }
+
+    @Test
+    void aKeptQueueTakesItsSettingsAsArgumentsToo() {
+        Service user = new Service("ucenter-user", "ucenter@user", List.of(Route.of("user.created")),
+                new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of()), QueueType.CLASSIC);
+
+        Topology derived = Topology.of(new RetrySpec("com.acme", "/", "shop.events", QueueSettings.ARGUMENTS,
+                List.of(user)));
+
+        assertThat(derived.policies()).isEmpty();
+        assertThat(derived.queue("ucenter@user").arguments())
+                .contains(entry("x-dead-letter-routing-key", "ucenter-user.parking-lot"));
+        assertThat(derived.queue("ucenter-user.retry.1").arguments())
+                .contains(entry("x-dead-letter-routing-key", "ucenter@user"));
     }
 
     @Test

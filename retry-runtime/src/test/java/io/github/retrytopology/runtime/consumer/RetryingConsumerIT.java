@@ -259,6 +259,35 @@ class RetryingConsumerIT {
     }
 
     @Test
+    void consumesTheQueueItsServiceKeepsRetriesBackToItAndParksBesideIt() throws Exception {
+        Service kept = new Service("orders", "orders@in", orders.routes(), orders.retryPolicy(), orders.queueType());
+        Topology keeping = broker.declare(new RetrySpec(spec.javaPackage(), spec.vhost(), EXCHANGE,
+                spec.queueSettings(), List.of(kept)));
+        try {
+            start(kept, context -> {
+                record(context, null);
+                if (new String(context.body(), StandardCharsets.UTF_8).equals("bad")) {
+                    throw new IllegalArgumentException("never");
+                }
+                if (context.attempt() == 1) {
+                    throw new IllegalStateException("not yet");
+                }
+            });
+
+            publish("order.created", "hello");
+            publish("order.created", "bad");
+
+            await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1 && events.parks.size() == 1);
+            stopAll();
+            assertThat(events.retries).extracting(Tier::queue).containsExactly("orders.retry.1");
+            assertThat(count("orders@in")).isZero();
+            assertThat(count("orders.parking-lot")).isEqualTo(1);
+        } finally {
+            broker.deleteQueues(keeping);
+        }
+    }
+
+    @Test
     void retriesReachOnlyTheServiceThatFailedThem() throws Exception {
         start(orders, context -> {
             record(context, null);
