@@ -68,10 +68,4 @@ public final class QueueNames {
                     : parsed;
         });
     }
-
-    /** Whether this is the queue a service of the spec consumes, kept or named after the service. */
-    public boolean isServiceQueue(QueueName name) {
-        return name.role() == QueueRole.SERVICE && !name.migration()
-                && name.name().equals(keptBy.getOrDefault(name.service(), Names.queue(name.service())));
-    }
 }

@@ -40,13 +40,11 @@ class QueueNamesTest {
     }
 
     @Test
-    void aKeptQueueIsItsServicesQueueAndTheQueueNamedAfterTheServiceIsNot() {
-        assertThat(NAMES.isServiceQueue(NAMES.queue("ucenter@user").orElseThrow())).isTrue();
-        assertThat(NAMES.isServiceQueue(NAMES.queue("billing").orElseThrow())).isTrue();
+    void theQueueNamedAfterAServiceThatKeepsAnotherIsStillItsByItsShapeButNotItsQueue() {
         QueueName before = NAMES.queue("ucenter-user").orElseThrow();
-        assertThat(before.service()).isEqualTo("ucenter-user");
-        assertThat(NAMES.isServiceQueue(before)).isFalse();
-        assertThat(NAMES.isServiceQueue(NAMES.queue("ucenter@user.migrating").orElseThrow())).isFalse();
+
+        assertThat(before).isEqualTo(new QueueName("ucenter-user", "ucenter-user", QueueRole.SERVICE, 0, false));
+        assertThat(SPEC.service(before.service()).queue()).isEqualTo("ucenter@user");
     }
 
     @ParameterizedTest(name = "''{0}''")

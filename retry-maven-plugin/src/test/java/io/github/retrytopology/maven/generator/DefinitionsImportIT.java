@@ -24,7 +24,7 @@ class DefinitionsImportIT {
 
     @ParameterizedTest(name = "{0}, {1}")
     @CsvSource({"cdn-purge, cluster", "cdn-purge, vhost", "order-platform, cluster", "order-platform, vhost",
-        "shared-routing-key, cluster", "shared-routing-key, vhost"})
+        "shared-routing-key, cluster", "shared-routing-key, vhost", "kept-queue, cluster", "kept-queue, vhost"})
     void theBrokerHoldsExactlyWhatTheModelDescribes(String name, String format) throws Exception {
         TestManagement management = broker.management();
         String vhost = broker.name() + "-" + name + "-" + format;

@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * Specs made at random from one seed: valid ones that use every corner of the spec language at once (names
- * that clash with generated code, non-ASCII text, the longest delays, flow and block style, any line ends),
- * and mutations of them that a careless or hostile user could write. Every spec has a package of its own.
+ * that clash with generated code, non-ASCII text, kept queues, the longest delays, flow and block style, any line
+ * ends), and mutations of them that a careless or hostile user could write. Every spec has a package of its own.
  */
 final class RandomSpecs {
 
@@ -39,6 +39,14 @@ final class RandomSpecs {
     private static final List<String> EXCHANGES = List.of("events", "a \"quoted\" */ @see \\u000a x",
             "ünïcödé.events", "emoji😀", "sp ace", "amq", "x".repeat(255), "/slash/", "tab-less\\t", "#.*",
             "é".repeat(127));
+    /**
+     * Queues a service may keep, as hand-rolled topologies name them, and names RabbitMQ or the validator refuse:
+     * over 255 bytes, reserved, or another service's queue, tier or parking lot.
+     */
+    private static final List<String> KEPT_QUEUES = List.of("ucenter@user", "primary-queue", "service_a_input_q",
+            "orders-worker", "a \"quoted\" */ @see \\u000a x", "ünïcödé.queue", "😀", "sp ace", "#.*", "123",
+            "x".repeat(255), "é".repeat(127) + "x", "é".repeat(128), "amq.x", "", "s0", "s1.retry.1", "email.parking-lot",
+            "shared", "shared.migrating");
     private static final List<String> VHOSTS = List.of("/", "orders", "v-é", "a/b", "with space", "x%2Fy", "😀");
     private static final List<String> DELAYS = List.of("1ms", "500ms", "10s", "1m", "2h", "1d", "2147483647ms",
             "2147483648ms", "4294967295ms", "49d", "90m");
@@ -104,6 +112,11 @@ final class RandomSpecs {
                 continue;
             }
             yaml.append("  ").append(name).append(":\n");
+            if (random.nextInt(6) == 0) {
+                String queue = pick(KEPT_QUEUES);
+                yaml.append("    queue: ").append(quoted(queue.isEmpty() || random.nextBoolean() ? queue : queue + "-" + s))
+                        .append('\n');
+            }
             yaml.append(routingKeys(s));
             if (!defaults || random.nextBoolean()) {
                 yaml.append(policy("    ", !defaults));

@@ -24,9 +24,10 @@ import java.util.Map;
  *
  * <p>Per service, with every queue durable and of the service's queue type:
  * <ul>
- *   <li>its queue (named after it, or the one the spec keeps), bound to the exchange once per routing key, which dead-letters to the parking lot (with a
- *       quorum queue, when the delivery limit is exceeded by a message that keeps crashing its consumer), and
- *       which holds back rejected messages when the broker delays the service's retries;
+ *   <li>its queue (named after it, or the one the spec keeps), bound to the exchange once per routing key, which
+ *       dead-letters to the parking lot (with a quorum queue, when the delivery limit is exceeded by a message that
+ *       keeps crashing its consumer), and which holds back rejected messages when the broker delays the service's
+ *       retries;
  *   <li>unless the broker delays its retries, one wait queue per tier, nobody's to consume, whose TTL is the tier's delay and which dead-letters
  *       back to the service's queue through the default exchange, so that a retry reaches no other service;
  *   <li>its parking lot, which keeps whatever reaches it.

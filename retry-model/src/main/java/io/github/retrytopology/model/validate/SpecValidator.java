@@ -434,14 +434,12 @@ public final class SpecValidator {
         for (ServiceDraft draft : services.value()) {
             Located<String> name = draft.name();
             boolean valid = checkServiceName(name);
-            if (valid) {
-                named.put(name.value(), name);
-            }
             Optional<String> queue = queue(draft, valid);
             if (valid && queue.isPresent() && !queue.get().equals(Names.queue(name.value()))) {
                 kept.add(new KeptQueue(name, draft.queue()));
             }
             if (valid) {
+                named.put(name.value(), name);
                 String javaType = Names.javaType(name.value());
                 Located<String> first = byJavaType.putIfAbsent(javaType.toLowerCase(Locale.ROOT), name);
                 if (javaType.equals(Names.TOPOLOGY_CLASS)) {

@@ -11,6 +11,7 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -99,7 +100,19 @@ public record BrokerAccess(List<URI> managementUris, Credentials management, Lis
      * @throws IOException if none answers, or the broker refuses the user
      */
     public Connection connect(String vhost, String clientName) throws IOException {
+        return connect(vhost, clientName, Duration.ofMillis(ConnectionFactory.DEFAULT_CONNECTION_TIMEOUT));
+    }
+
+    /**
+     * The same, giving up on a listener that has not answered within {@code timeout}.
+     *
+     * @throws IOException if none answers in time, or the broker refuses the user
+     */
+    public Connection connect(String vhost, String clientName, Duration timeout) throws IOException {
         ConnectionFactory factory = new ConnectionFactory();
+        int millis = Math.toIntExact(timeout.toMillis());
+        factory.setConnectionTimeout(millis);
+        factory.setHandshakeTimeout(Math.min(millis, ConnectionFactory.DEFAULT_HANDSHAKE_TIMEOUT));
         factory.setUsername(amqp.username());
         factory.setPassword(amqp.password());
         factory.setVirtualHost(vhost);

@@ -7,6 +7,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.github.retrytopology.model.Names.QueueName;
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.QueueNames;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.topology.Binding;
@@ -52,7 +53,10 @@ final class Applier {
     private final Consumer<String> progress;
     private final ApplyReport.Builder report;
     private final String vhost;
+    private final QueueNames names;
     private final Map<String, Policy> specPolicies = new LinkedHashMap<>();
+    /** The spec's policies by the queue each configures, which is not the one of its name for a kept queue. */
+    private final Map<String, Policy> specPolicyOf;
     private final Set<String> deleted = new HashSet<>();
     private final Set<String> migrated = new HashSet<>();
     private Connection connection;
@@ -69,7 +73,9 @@ final class Applier {
         this.progress = progress;
         this.report = report;
         this.vhost = topology.vhost();
+        this.names = spec.queueNames();
         topology.policies().forEach(policy -> specPolicies.put(policy.name(), policy));
+        this.specPolicyOf = topology.policiesByQueue();
     }
 
     void apply() throws IOException {
@@ -101,7 +107,7 @@ final class Applier {
                 migrate(entry);
             }
             for (PlanEntry entry : entries(Kind.QUEUE, Action.ORPHAN)) {
-                if (options.migrate() && Names.parseQueue(entry.name()).orElseThrow().migration()) {
+                if (options.migrate() && names.queue(entry.name()).orElseThrow().migration()) {
                     resumeMigration(entry);
                 }
             }
@@ -140,7 +146,7 @@ final class Applier {
         String mended = topology.queues().stream().anyMatch(queue -> queue.name().equals(target))
                 ? "its dead-letter target " + target + " was created"
                 : "its policy now names the spec's dead-letter target instead of " + target;
-        Policy policy = specPolicies.get(Names.policy(entry.name()));
+        Policy policy = specPolicyOf.get(entry.name());
         boolean keeps = broker.queue(entry.name()).filter(queue -> QueueType.QUORUM.id().equals(queue.type())).isPresent()
                 && entry.deadLettered().orElse(1) > 0;
         if (keeps && policy != null) {
@@ -226,7 +232,7 @@ final class Applier {
 
     /** Where a queue dead-letters once the policies of this apply are set. */
     private Optional<DeadLetterTarget> targetOf(BrokerState.Queue queue) {
-        Policy policy = specPolicies.get(Names.policy(queue.name()));
+        Policy policy = specPolicyOf.get(queue.name());
         if (policy != null && !queue.arguments().has("x-dead-letter-exchange")
                 && policy.definition().containsKey("dead-letter-exchange")) {
             return Optional.of(new DeadLetterTarget((String) policy.definition().get("dead-letter-exchange"),
@@ -249,12 +255,14 @@ final class Applier {
 
     /** The policy of ours that configures a queue once this apply has set the policies. */
     private Optional<Policy> policyOf(BrokerState.Queue queue) {
-        Policy policy = specPolicies.get(Names.policy(queue.name()));
+        Policy policy = specPolicyOf.get(queue.name());
         if (policy != null) {
             return Optional.of(policy);
         }
-        return broker.policies().named(Names.policy(queue.name()))
-                .filter(present -> Names.parseQueue(present.name()).isPresent())
+        // A policy of the spec configures the spec's queue alone once set, even where it has this queue's name.
+        return names.queue(queue.name()).filter(name -> !name.migration()).map(QueueName::policy)
+                .filter(name -> !specPolicies.containsKey(name))
+                .flatMap(broker.policies()::named)
                 .map(present -> new Policy(present.name(), present.pattern(), present.applyTo(), present.priority(),
                         Values.JSON.convertValue(present.definition(),
                                 SETTINGS)));
@@ -281,7 +289,7 @@ final class Applier {
 
     /** A temporary queue left by an interrupted migration: its messages go back to the queue it was made for. */
     private void resumeMigration(PlanEntry entry) throws IOException {
-        QueueName name = Names.parseQueue(entry.name()).orElseThrow();
+        QueueName name = names.queue(entry.name()).orElseThrow();
         String queue = name.topologyQueue();
         boolean wanted = topology.queues().stream().anyMatch(q -> q.name().equals(queue));
         if (!wanted) {
@@ -341,7 +349,7 @@ final class Applier {
             }
         }
         for (PlanEntry entry : policies) {
-            String queue = entry.name();
+            String queue = names.policy(entry.name()).orElseThrow().name();
             boolean stays = broker.queue(queue).isPresent() && !deleted.contains(queue);
             boolean specQueue = topology.queues().stream().anyMatch(q -> q.name().equals(queue));
             if (stays && !specQueue) {
@@ -370,8 +378,8 @@ final class Applier {
     }
 
     /** Tier queues and temporary queues go before service queues, which go before parking lots. */
-    private static int order(String queue) {
-        QueueName name = Names.parseQueue(queue).orElseThrow();
+    private int order(String queue) {
+        QueueName name = names.queue(queue).orElseThrow();
         if (name.migration()) {
             return 0;
         }

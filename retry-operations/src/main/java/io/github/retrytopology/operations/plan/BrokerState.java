@@ -36,7 +36,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
 
     /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
-    static final String QUEUE_COLUMNS = "name,state,members,online,messages,consumers,messages_dlx";
+    static final String QUEUE_COLUMNS = "name,state,members,online,messages,messages_unacknowledged,consumers,messages_dlx";
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
@@ -109,6 +109,17 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
         return withDeadLetteredLater(JSON.readTree(api.get("api/queues/" + ManagementApi.encode(vhost)
                 + "?columns=name,messages_dlx")));
+    }
+
+    /**
+     * The same state, with the counts of these queues as the broker gives them at this moment: their ready messages
+     * and consumers counted live, plus the messages their consumers hold and the dead-lettered ones waiting, as the
+     * statistics last had them. A queue the statistics have not reached yet holds no such messages.
+     */
+    BrokerState withLiveCounts(Map<String, LiveCounts.Count> live) {
+        Map<String, Queue> counted = new LinkedHashMap<>(queues);
+        live.forEach((name, count) -> counted.computeIfPresent(name, (same, queue) -> queue.counted(count)));
+        return new BrokerState(counted, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
     /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
@@ -230,7 +241,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * @param type {@code classic}, {@code quorum} or {@code stream}: RabbitMQ 4's export says it; before, a queue
      *     declared without {@code x-queue-type} is classic
      * @param messages the messages it holds, dead-lettered ones waiting to be forwarded included; empty when
-     *     the broker has no statistics for it yet
+     *     the broker has no statistics for it yet and it was not counted live
+     * @param unacknowledged those of them its consumers hold, by the statistics
      * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx})
      * @param state what the broker says of it, such as {@code running}, or {@code down} when its node is; empty
      *     when the broker has no statistics for it yet
@@ -240,17 +252,26 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *     interval apart, when the first reading found dead-lettered messages waiting for a target that exists
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
-            OptionalLong messages, OptionalLong consumers, OptionalLong deadLettered, Optional<String> state,
-            List<String> members, List<String> online, OptionalLong deadLetteredLater) {
+            OptionalLong messages, OptionalLong unacknowledged, OptionalLong consumers, OptionalLong deadLettered,
+            Optional<String> state, List<String> members, List<String> online, OptionalLong deadLetteredLater) {
 
         static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
             ObjectNode arguments = object(definition.path("arguments"));
             String type = definition.path("type").asText(arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id()));
             return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
                     definition.path("auto_delete").asBoolean(), arguments, type,
-                    count(statistics, "messages"), count(statistics, "consumers"), count(statistics, "messages_dlx"),
+                    count(statistics, "messages"), count(statistics, "messages_unacknowledged"),
+                    count(statistics, "consumers"), count(statistics, "messages_dlx"),
                     text(statistics, "state"), names(statistics, "members"), names(statistics, "online"),
                     OptionalLong.empty());
+        }
+
+        /** The same queue with its ready messages and consumers counted live. */
+        Queue counted(LiveCounts.Count live) {
+            long held = unacknowledged.orElse(0) + deadLettered.orElse(0);
+            return new Queue(name, durable, autoDelete, arguments, type, OptionalLong.of(live.ready() + held),
+                    unacknowledged, OptionalLong.of(live.consumers()), deadLettered, state, members, online,
+                    deadLetteredLater);
         }
 
         /** Whether {@code messages_dlx}, read again later, had not fallen from the first reading. */
@@ -260,8 +281,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
 
         Queue deadLetteredLater(OptionalLong later) {
-            return new Queue(name, durable, autoDelete, arguments, type, messages, consumers, deadLettered, state,
-                    members, online, later);
+            return new Queue(name, durable, autoDelete, arguments, type, messages, unacknowledged, consumers,
+                    deadLettered, state, members, online, later);
         }
 
         private static List<String> names(Optional<JsonNode> statistics, String field) {

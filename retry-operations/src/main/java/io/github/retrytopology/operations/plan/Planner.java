@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.retrytopology.model.Names.QueueName;
 import io.github.retrytopology.model.Names.QueueRole;
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.QueueNames;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
@@ -37,12 +38,13 @@ import java.util.stream.Collectors;
 /**
  * Compares a spec's topology with what a virtual host holds, and puts every object in one class.
  *
- * <p>Which broker objects are ours is read from their names ({@link Names#parseQueue}), service by service:
- * the spec's services; a service the spec no longer has, when the spec's exchange still binds its queue (a
- * name alone, such as {@code billing}, could be anybody's queue); and the tiers and parking lot left of one,
- * such as {@code billing.parking-lot}, unless another exchange binds {@code billing} (then they are another
- * spec's). A policy is ours when it is named after one of those queues, a binding when it binds one of them to
- * the spec's exchange.
+ * <p>Which broker objects are ours is read from their names ({@link QueueNames}: by their shape, and the queues
+ * the spec keeps through the spec), service by service: the spec's services; a service the spec no longer has,
+ * when the spec's exchange still binds its queue (a name alone, such as {@code billing}, could be anybody's
+ * queue); and the tiers and parking lot left of one, such as {@code billing.parking-lot}, unless another exchange
+ * binds {@code billing} (then they are another spec's). A policy is ours when it is named after one of those
+ * queues, or after a service of the spec that keeps its queue; a binding when it binds one of them to the spec's
+ * exchange.
  */
 final class Planner {
 
@@ -66,7 +68,10 @@ final class Planner {
     private final Topology topology;
     private final BrokerState broker;
     private final boolean asPolicies;
+    private final QueueNames names;
     private final Map<String, Policy> specPolicies = new LinkedHashMap<>();
+    /** The spec's policies by the queue each configures, which is not the one of its name for a kept queue. */
+    private final Map<String, Policy> specPolicyOf;
     private final Map<String, Queue> specQueues = new LinkedHashMap<>();
     private final Map<String, List<BrokerState.Binding>> bindingsTo = new HashMap<>();
     private final Set<String> claimed = new TreeSet<>();
@@ -78,7 +83,9 @@ final class Planner {
         this.topology = Topology.of(spec);
         this.broker = broker;
         this.asPolicies = spec.queueSettings() == QueueSettings.POLICIES;
+        this.names = spec.queueNames();
         topology.policies().forEach(policy -> specPolicies.put(policy.name(), policy));
+        this.specPolicyOf = topology.policiesByQueue();
         topology.queues().forEach(queue -> specQueues.put(queue.name(), queue));
         spec.services().forEach(service -> claimed.add(service.name()));
         Set<String> boundHere = new HashSet<>();
@@ -92,7 +99,7 @@ final class Planner {
             }
         }
         for (String queue : broker.queues().keySet()) {
-            Names.parseQueue(queue).ifPresent(name -> {
+            names.queue(queue).ifPresent(name -> {
                 boolean anotherSpecs = boundElsewhere.contains(Names.queue(name.service()))
                         && !boundHere.contains(Names.queue(name.service()));
                 if (name.role() == QueueRole.SERVICE && !name.migration() ? boundHere.contains(queue) : !anotherSpecs) {
@@ -112,7 +119,7 @@ final class Planner {
         broker.queues().values().forEach(queue -> owner(queue.name())
                 .ifPresent(name -> ownedQueues.computeIfAbsent(name.service(), s -> new ArrayList<>()).add(queue)));
         Map<String, List<BrokerState.Policy>> ownedPolicies = new TreeMap<>();
-        broker.policies().all().forEach(policy -> owner(policy.name())
+        broker.policies().all().forEach(policy -> policyOwner(policy.name())
                 .ifPresent(name -> ownedPolicies.computeIfAbsent(name.service(), s -> new ArrayList<>()).add(policy)));
         Map<String, List<BrokerState.Binding>> ownedBindings = new TreeMap<>();
         broker.bindings().stream()
@@ -128,7 +135,7 @@ final class Planner {
             queues.add(specQueues.get(service.parkingLot()));
             for (Queue queue : queues) {
                 queue(service, queue);
-                Optional.ofNullable(specPolicies.get(Names.policy(queue.name())))
+                Optional.ofNullable(specPolicyOf.get(queue.name()))
                         .ifPresent(policy -> policy(service.name(), policy));
             }
             Set<String> names = queues.stream().map(Queue::name).collect(Collectors.toSet());
@@ -152,8 +159,13 @@ final class Planner {
         return new Plan(topology.vhost(), spec.exchange(), base, entries, warnings);
     }
 
-    private Optional<QueueName> owner(String name) {
-        return Names.parseQueue(name).filter(parsed -> claimed.contains(parsed.service()));
+    private Optional<QueueName> owner(String queue) {
+        return names.queue(queue).filter(parsed -> claimed.contains(parsed.service()));
+    }
+
+    /** The queue a policy of ours configures, if the policy is ours. */
+    private Optional<QueueName> policyOwner(String policy) {
+        return names.policy(policy).filter(parsed -> claimed.contains(parsed.service()));
     }
 
     private static boolean isQueue(BrokerState.Binding binding) {
@@ -215,9 +227,10 @@ final class Planner {
     /** What else decides in our place for a queue whose type and arguments are right, or keeps it from working. */
     private List<String> conflicts(Queue queue, BrokerState.Queue onBroker, Entry entry) {
         List<String> conflicts = new ArrayList<>();
-        Optional<Policy> ourPolicy = Optional.ofNullable(specPolicies.get(Names.policy(queue.name())));
+        Optional<Policy> ourPolicy = Optional.ofNullable(specPolicyOf.get(queue.name()));
+        String ours = names.queue(queue.name()).orElseThrow().policy();
         List<BrokerState.Policy> others = broker.policies().matching(queue.name(), onBroker.type()).stream()
-                .filter(policy -> !policy.name().equals(Names.policy(queue.name())))
+                .filter(policy -> !policy.name().equals(ours))
                 .toList();
         if (ourPolicy.isPresent()) {
             int priority = ourPolicy.get().priority();
@@ -309,7 +322,7 @@ final class Planner {
     /** Our TTL, dead-letter and limit settings of a queue, keyed as a policy keys them, wherever they are kept. */
     private Map<String, Object> ourSettings(Queue queue) {
         if (asPolicies) {
-            return Optional.ofNullable(specPolicies.get(Names.policy(queue.name())))
+            return Optional.ofNullable(specPolicyOf.get(queue.name()))
                     .map(Policy::definition)
                     .orElse(Map.of());
         }
@@ -368,31 +381,36 @@ final class Planner {
             Set<String> wanted, Optional<Service> inSpec) {
         List<BrokerState.Queue> extra = queues.stream()
                 .filter(queue -> !wanted.contains(queue.name()))
-                .sorted(Comparator.comparing((BrokerState.Queue queue) -> Names.parseQueue(queue.name()).orElseThrow(),
+                .sorted(Comparator.comparing((BrokerState.Queue queue) -> names.queue(queue.name()).orElseThrow(),
                         TOPOLOGY_ORDER))
                 .toList();
         Set<String> done = new TreeSet<>();
         for (BrokerState.Queue queue : extra) {
-            QueueName name = Names.parseQueue(queue.name()).orElseThrow();
+            QueueName name = names.queue(queue.name()).orElseThrow();
             Entry entry = new Entry(Kind.QUEUE, Optional.of(service), queue.name()).counts(queue)
                     .broker(QueueArguments.QUEUE_TYPE, queue.type()).broker("arguments", Values.plain(queue.arguments()));
             entries.add(entry.build(Action.ORPHAN, whyOrphan(name, inSpec) + holds(queue)));
-            broker.policies().named(Names.policy(queue.name())).ifPresent(policy -> {
-                orphanPolicy(service, policy, inSpec, true);
-                done.add(policy.name());
-            });
+            // The queue named after a service that now keeps another shares its policy's name with the kept one's.
+            Optional.of(name).filter(orphan -> !orphan.migration()).map(QueueName::policy)
+                    .filter(policy -> !specPolicies.containsKey(policy))
+                    .flatMap(broker.policies()::named)
+                    .ifPresent(policy -> {
+                        orphanPolicy(service, policy, inSpec, true);
+                        done.add(policy.name());
+                    });
         }
         policies.stream()
                 .filter(policy -> !specPolicies.containsKey(policy.name()) && !done.contains(policy.name()))
-                .sorted(Comparator.comparing((BrokerState.Policy policy) -> Names.parseQueue(policy.name()).orElseThrow(),
+                .sorted(Comparator.comparing((BrokerState.Policy policy) -> names.policy(policy.name()).orElseThrow(),
                         TOPOLOGY_ORDER))
-                .forEach(policy -> orphanPolicy(service, policy, inSpec, broker.queue(policy.name()).isPresent()));
+                .forEach(policy -> orphanPolicy(service, policy, inSpec,
+                        broker.queue(names.policy(policy.name()).orElseThrow().name()).isPresent()));
     }
 
     private void orphanPolicy(String service, BrokerState.Policy policy, Optional<Service> inSpec, boolean queueExists) {
-        QueueName name = Names.parseQueue(policy.name()).orElseThrow();
+        QueueName name = names.policy(policy.name()).orElseThrow();
         String why = specQueueOf(name).isPresent() && !asPolicies
-                ? "the spec keeps the settings of " + policy.name() + " in queue arguments, not in a policy"
+                ? "the spec keeps the settings of " + name.name() + " in queue arguments, not in a policy"
                 : "the policy of " + whyOrphan(name, inSpec);
         entries.add(new Entry(Kind.POLICY, Optional.of(service), policy.name())
                 .broker("pattern", policy.pattern()).broker("priority", policy.priority())
@@ -415,6 +433,10 @@ final class Planner {
         if (specQueueOf(name).isPresent()) {
             return "the " + role(name) + " of service '" + name.service() + "'";
         }
+        if (name.role() == QueueRole.SERVICE) {
+            return "the queue named after service '" + name.service() + "', which consumes " + inSpec.get().queue()
+                    + " in the spec";
+        }
         List<Tier> tiers = inSpec.get().tiers();
         return "the wait queue of tier " + name.tier() + " of service '" + name.service() + "', which has "
                 + (tiers.isEmpty() ? "no tiers" : tiers.size() == 1 ? "1 tier" : tiers.size() + " tiers") + " in the spec";
@@ -436,7 +458,7 @@ final class Planner {
                 .sorted(Comparator.comparing(BrokerState.Binding::destination)
                         .thenComparing(BrokerState.Binding::routingKey))
                 .forEach(binding -> {
-                    QueueName name = Names.parseQueue(binding.destination()).orElseThrow();
+                    QueueName name = names.queue(binding.destination()).orElseThrow();
                     String why;
                     if (name.migration()) {
                         why = "binds the temporary queue of an interrupted migration of " + name.topologyQueue();
@@ -444,6 +466,9 @@ final class Planner {
                         why = "binds service '" + service + "', which the spec no longer has";
                     } else if (!binding.arguments().isEmpty()) {
                         why = "has binding arguments, which the spec's bindings never have";
+                    } else if (name.role() == QueueRole.SERVICE && !name.name().equals(inSpec.get().queue())) {
+                        why = "binds " + binding.destination() + ", which service '" + service + "' consumed before: "
+                                + "it consumes " + inSpec.get().queue() + " in the spec";
                     } else if (name.role() == QueueRole.SERVICE) {
                         why = "'" + binding.routingKey() + "' is not one of the routing keys of service '" + service
                                 + "' in the spec";

@@ -10,8 +10,10 @@ import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.plan.PlanEntry.Action;
+import io.github.retrytopology.operations.plan.PlanEntry.Kind;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -73,16 +75,41 @@ public final class TopologyPlanner {
      *     the spec needs
      */
     public Plan plan(RetrySpec spec) throws IOException {
-        return Planner.plan(spec, read(spec), api.base());
+        Reading reading = read(spec);
+        return reading.warned(Planner.plan(spec, reading.state(), api.base()));
     }
 
-    private BrokerState read(RetrySpec spec) throws IOException {
+    /** A virtual host as read, and why its counts are the statistics', where they could not be read live. */
+    private record Reading(BrokerState state, Optional<String> statisticsOnly) {
+
+        Plan warned(Plan plan) {
+            if (statisticsOnly.isEmpty()) {
+                return plan;
+            }
+            List<String> warnings = new ArrayList<>(plan.warnings());
+            warnings.add(statisticsOnly.get());
+            return new Plan(plan.vhost(), plan.exchange(), plan.broker(), plan.entries(), warnings);
+        }
+    }
+
+    private Reading read(RetrySpec spec) throws IOException {
         requireVersion(spec);
         BrokerState state = BrokerState.read(api, spec.vhost(), countsNodes(spec));
         for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
             state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
         }
-        return state;
+        // The queues the plan would change, whose counts a person weighs: counted as they are now.
+        List<String> changed = Planner.plan(spec, state, api.base()).drift().stream()
+                .filter(entry -> entry.kind() == Kind.QUEUE && entry.action() != Action.CREATE)
+                .map(PlanEntry::name)
+                .toList();
+        try {
+            return new Reading(state.withLiveCounts(LiveCounts.read(access, spec.vhost(), changed)), Optional.empty());
+        } catch (IOException unreachable) {
+            return new Reading(state, Optional.of("The counts of the queues to change are the management API's "
+                    + "statistics, up to its collection interval old: AMQP at " + access.amqpUris()
+                    + " did not answer (" + unreachable.getMessage() + ")"));
+        }
     }
 
     /** Whether reading the broker for this spec counts the cluster's nodes: its classic queues need the count. */
@@ -150,8 +177,9 @@ public final class TopologyPlanner {
      *     and were told to {@code progress}
      */
     public ApplyReport apply(RetrySpec spec, ApplyOptions options, Consumer<String> progress) throws IOException {
-        BrokerState broker = read(spec);
-        Plan before = Planner.plan(spec, broker, api.base());
+        Reading reading = read(spec);
+        BrokerState broker = reading.state();
+        Plan before = reading.warned(Planner.plan(spec, broker, api.base()));
         ApplyReport.Builder report = new ApplyReport.Builder(before);
         new Applier(spec, broker, before, api, access, options, progress, report).apply();
         return report.build(plan(spec));

@@ -344,9 +344,31 @@ class PlanApplyIT {
 
         ApplyReport pruned = planner.apply(spec(), new ApplyOptions(true, false), progress::add);
 
-        assertThat(pruned.before().entry(Kind.QUEUE, "billing.parking-lot").messages()).as("the statistics lag").hasValue(1);
+        assertThat(pruned.before().entry(Kind.QUEUE, "billing.parking-lot").messages()).as("counted live").hasValue(0);
         assertThat(outcomes(pruned)).containsEntry("queue billing.parking-lot", Outcome.DONE);
         assertThat(pruned.after().inSync()).isTrue();
+    }
+
+    @Test
+    void theCountsOfQueuesToChangeAreReadLiveRightAfterMessagesArrive() throws Exception {
+        RetrySpec withBilling = spec("policies", 3, "200ms, 400ms", "quorum", "order.created, order.paid", """
+                  billing:
+                    routingKeys: [order.refunded]
+                """);
+        applyBringsInSync(withBilling, ApplyOptions.safe());
+        publish("billing.parking-lot", 2);
+        Connection connection = broker.connect("billing-consumer");
+        Channel consuming = connection.createChannel();
+        consuming.basicConsume("billing.retry.1", new DefaultConsumer(consuming));
+
+        Plan plan = planner.plan(spec());
+
+        PlanEntry parkingLot = plan.entry(Kind.QUEUE, "billing.parking-lot");
+        assertThat(parkingLot.messages()).hasValue(2);
+        assertThat(parkingLot.reason()).endsWith("it holds 2 messages");
+        assertThat(plan.entry(Kind.QUEUE, "billing.retry.1").consumers()).hasValue(1);
+        assertThat(plan.warnings()).noneMatch(warning -> warning.contains("statistics, up to"));
+        connection.close();
     }
 
     @Test
@@ -653,6 +675,88 @@ class PlanApplyIT {
                 + "migration of audit; apply --migrate moves its messages back; it holds 1 message");
         applyBringsInSync(spec(), new ApplyOptions(false, true));
         assertThat(bodies("audit")).containsExactly("waited");
+    }
+
+    /** The spec with a third service, ucenter-user, that keeps the queue its consumers read, of this type. */
+    private static RetrySpec keepingUcenterUser(String type) {
+        return spec("policies", 3, "200ms, 400ms", type, "order.created", """
+                  ucenter-user:
+                    queue: ucenter@user
+                    routingKeys: [user.created]
+                """);
+    }
+
+    @Test
+    void aServiceThatKeepsItsQueueIsAppliedAndThenPlansInSyncAndItsTiersReturnToTheKeptQueue() throws Exception {
+        RetrySpec spec = keepingUcenterUser("quorum");
+
+        Plan plan = planner.plan(spec);
+
+        assertThat(plan.entries()).filteredOn(entry -> entry.service().equals(Optional.of("ucenter-user")))
+                .allMatch(entry -> entry.action() == Action.CREATE)
+                .extracting(PlanEntry::object).containsExactly(
+                        "queue ucenter@user", "policy ucenter-user", "queue ucenter-user.retry.1",
+                        "policy ucenter-user.retry.1", "queue ucenter-user.retry.2", "policy ucenter-user.retry.2",
+                        "queue ucenter-user.parking-lot", "policy ucenter-user.parking-lot",
+                        "binding user.created -> ucenter@user");
+        assertThat(plan.entry(Kind.POLICY, "ucenter-user").spec()).containsEntry("pattern", "^ucenter\\@user$");
+
+        applyBringsInSync(spec, ApplyOptions.safe());
+
+        TestManagement management = broker.management();
+        String queue = "api/queues/" + ManagementApi.encode(broker.name()) + "/" + ManagementApi.encode("ucenter@user");
+        // The broker's statistics name the policy that applies to a queue a few seconds after it applies.
+        await().atMost(Patience.WAIT).untilAsserted(() -> assertThat(JSON.readTree(management.get(queue))
+                .path("effective_policy_definition").path("dead-letter-routing-key").asText())
+                .isEqualTo("ucenter-user.parking-lot"));
+        try (Channel channel = channel()) {
+            channel.confirmSelect();
+            channel.basicPublish("plan.events", "user.created", true, null, "created".getBytes(StandardCharsets.UTF_8));
+            channel.basicPublish("", "ucenter-user.retry.1", true, null, "retried".getBytes(StandardCharsets.UTF_8));
+            channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+        }
+        await().atMost(Patience.WAIT).until(() -> count("ucenter@user") == 2);
+        assertThat(bodies("ucenter@user")).containsExactlyInAnyOrder("created", "retried");
+    }
+
+    @Test
+    void theQueueNamedAfterAServiceIsPrunedOnceTheSpecKeepsAnother() throws Exception {
+        RetrySpec derived = spec("policies", 3, "200ms, 400ms", "quorum", "order.created", """
+                  ucenter-user:
+                    routingKeys: [user.created]
+                """);
+        applyBringsInSync(derived, ApplyOptions.safe());
+        RetrySpec kept = keepingUcenterUser("quorum");
+
+        Plan plan = planner.plan(kept);
+
+        assertThat(plan.drift()).extracting(PlanEntry::object, PlanEntry::action).containsExactly(
+                tuple("queue ucenter@user", Action.CREATE), tuple("policy ucenter-user", Action.UPDATE),
+                tuple("policy ucenter-user.retry.1", Action.UPDATE), tuple("policy ucenter-user.retry.2", Action.UPDATE),
+                tuple("queue ucenter-user", Action.ORPHAN), tuple("binding user.created -> ucenter@user", Action.CREATE),
+                tuple("binding user.created -> ucenter-user", Action.ORPHAN));
+        assertThat(plan.entry(Kind.QUEUE, "ucenter-user").reason()).startsWith("the queue named after service "
+                + "'ucenter-user', which consumes ucenter@user in the spec; ");
+
+        awaitPlan(kept, p -> p.entry(Kind.QUEUE, "ucenter-user").messages().isPresent());
+        applyBringsInSync(kept, new ApplyOptions(true, false));
+
+        assertThat(progress).contains("done: queue ucenter-user: deleted, empty and without consumers");
+    }
+
+    @Test
+    void aKeptQueueIsMigratedThroughItsOwnTemporaryQueueWithItsMessages() throws Exception {
+        applyBringsInSync(keepingUcenterUser("classic"), ApplyOptions.safe());
+        publish("ucenter@user", 3);
+
+        Plan plan = awaitPlan(keepingUcenterUser("quorum"),
+                p -> p.entry(Kind.QUEUE, "ucenter@user").messages().orElse(0) == 3);
+
+        assertThat(plan.entry(Kind.QUEUE, "ucenter@user").action()).isEqualTo(Action.RECREATE);
+        applyBringsInSync(keepingUcenterUser("quorum"), new ApplyOptions(false, true));
+        assertThat(progress).anyMatch(line -> line.startsWith("done: queue ucenter@user: recreated with x-queue-type "
+                + "\"quorum\"; 3 messages moved to ucenter@user.migrating, 3 back"));
+        assertThat(bodies("ucenter@user")).containsExactly("ucenter@user 0", "ucenter@user 1", "ucenter@user 2");
     }
 
     @Test

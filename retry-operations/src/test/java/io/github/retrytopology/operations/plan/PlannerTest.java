@@ -193,6 +193,94 @@ class PlannerTest {
                 + "apply either");
     }
 
+    private static RetrySpec keeping(String queue, String queueSettings) {
+        return Specs.parse("""
+                version: 1
+                package: com.acme
+                exchange: shop.events
+                queueSettings: %s
+                defaults:
+                  maxAttempts: 2
+                  delays: [1s]
+                services:
+                  ucenter-user:
+                    %s
+                    routingKeys: [user.created]
+                """.formatted(queueSettings, queue == null ? "" : "queue: " + queue).getBytes(StandardCharsets.UTF_8),
+                "retry.yml");
+    }
+
+    @Test
+    void aBrokerThatHoldsAKeptQueueIsInSyncAndTheQueueIsItsServices() throws IOException {
+        RetrySpec spec = keeping("ucenter@user", "policies");
+
+        Plan plan = plan(spec, holding(spec), 1);
+
+        assertThat(plan.inSync()).isTrue();
+        assertThat(plan.entries()).extracting(entry -> entry.service().orElse("-") + " " + entry.object())
+                .containsExactly("- exchange shop.events", "ucenter-user queue ucenter@user",
+                        "ucenter-user policy ucenter-user", "ucenter-user queue ucenter-user.retry.1",
+                        "ucenter-user policy ucenter-user.retry.1", "ucenter-user queue ucenter-user.parking-lot",
+                        "ucenter-user policy ucenter-user.parking-lot",
+                        "ucenter-user binding user.created -> ucenter@user");
+    }
+
+    @Test
+    void aQueueNamedAfterTheServiceBeforeItKeptAnotherIsAnOrphanWhosePolicyMovesToTheKeptQueue() throws IOException {
+        RetrySpec before = keeping(null, "policies");
+        RetrySpec kept = keeping("ucenter@user", "policies");
+
+        Plan plan = plan(kept, holding(before), 1);
+
+        assertThat(plan.drift()).extracting(entry -> entry.action() + " " + entry.object()).containsExactly(
+                "CREATE queue ucenter@user",
+                "UPDATE policy ucenter-user",
+                "UPDATE policy ucenter-user.retry.1",
+                "ORPHAN queue ucenter-user",
+                "CREATE binding user.created -> ucenter@user",
+                "ORPHAN binding user.created -> ucenter-user");
+        assertThat(plan.entry(Kind.POLICY, "ucenter-user").reason())
+                .isEqualTo("pattern is \"^ucenter\\\\-user$\" on the broker, \"^ucenter\\\\@user$\" in the spec");
+        assertThat(plan.entry(Kind.POLICY, "ucenter-user.retry.1").reason()).isEqualTo("definition.dead-letter-routing-key "
+                + "is \"ucenter-user\" on the broker, \"ucenter@user\" in the spec");
+        assertThat(plan.entry(Kind.QUEUE, "ucenter-user").reason()).isEqualTo("the queue named after service "
+                + "'ucenter-user', which consumes ucenter@user in the spec; it holds 0 messages");
+        assertThat(plan.drift().get(5).reason()).isEqualTo("binds ucenter-user, which service 'ucenter-user' consumed "
+                + "before: it consumes ucenter@user in the spec");
+    }
+
+    @Test
+    void theTemporaryQueueOfAKeptQueuesMigrationIsItsServices() throws IOException {
+        RetrySpec spec = keeping("ucenter@user", "policies");
+        ObjectNode[] broker = holding(spec);
+        add(broker, "queues", Map.of("name", "ucenter@user.migrating", "durable", true, "auto_delete", false,
+                "arguments", Map.of("x-queue-type", "classic")));
+        ((ArrayNode) broker[1].path("queues")).addObject().put("name", "ucenter@user.migrating").put("type", "classic")
+                .put("messages", 3).put("consumers", 0);
+
+        Plan plan = plan(spec, broker, 1);
+
+        assertThat(plan.drift()).singleElement().satisfies(entry -> {
+            assertThat(entry.service()).hasValue("ucenter-user");
+            assertThat(entry.object()).isEqualTo("queue ucenter@user.migrating");
+            assertThat(entry.reason()).isEqualTo("the temporary queue of an interrupted migration of ucenter@user; "
+                    + "apply --migrate moves its messages back; it holds 3 messages");
+        });
+    }
+
+    @Test
+    void aKeptQueuesPolicyLeftWhenTheSpecTakesArgumentsIsAnOrphanOfThatQueue() throws IOException {
+        RetrySpec policies = keeping("ucenter@user", "policies");
+        RetrySpec arguments = keeping("ucenter@user", "arguments");
+
+        Plan plan = plan(arguments, holding(policies), 1);
+
+        assertThat(plan.entry(Kind.POLICY, "ucenter-user").action()).isEqualTo(Action.ORPHAN);
+        assertThat(plan.entry(Kind.POLICY, "ucenter-user").reason()).isEqualTo("the spec keeps the settings of "
+                + "ucenter@user in queue arguments, not in a policy");
+        assertThat(plan.entry(Kind.QUEUE, "ucenter@user").action()).isEqualTo(Action.RECREATE);
+    }
+
     @Test
     void queuesOfAnotherSpecInTheSameVhostAreNotOurs() throws IOException {
         RetrySpec spec = spec("quorum");

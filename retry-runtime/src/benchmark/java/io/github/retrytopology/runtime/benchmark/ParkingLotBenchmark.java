@@ -82,7 +82,7 @@ public final class ParkingLotBenchmark {
         }
         // Two lots alike, one read by group and one by consumers that only count; any broker runs them.
         Service plain = spec.service("plain");
-        Service read = new Service(plain.name(), plain.routes(), plain.retryPolicy(), queueType);
+        Service read = new Service(plain.name(), plain.queue(), plain.routes(), plain.retryPolicy(), queueType);
         Service counted = new Service("twin", plain.routes(), plain.retryPolicy(), queueType);
         spec = new RetrySpec(spec.javaPackage(), spec.vhost(), spec.exchange(), spec.queueSettings(),
                 List.of(read, counted));

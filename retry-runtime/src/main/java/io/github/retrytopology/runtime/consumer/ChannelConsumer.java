@@ -11,6 +11,7 @@ import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
@@ -173,7 +174,8 @@ final class ChannelConsumer {
         tag = next;
         current.channel.basicQos(wantedPrefetch);
         try {
-            current.channel.basicConsume(service.queue(), false, next, false, false, null, current.callbacks);
+            subscriber(current.channel).basicConsume(service.queue(), false, next, false, false, null,
+                    current.callbacks);
         } catch (IOException | RuntimeException e) {
             tag = null;
             throw e;
@@ -211,9 +213,7 @@ final class ChannelConsumer {
     }
 
     /** The broker cancelled a subscription: its queue was deleted, or its leader moved. */
-    private void cancelledByBroker(Channel channel, String cancelled) {
-        // The client would subscribe it again on its next recovery: it forgets it here.
-        forgetSubscription(channel, cancelled);
+    private void cancelledByBroker(String cancelled) {
         if (!cancelled.equals(tag)) {
             return;
         }
@@ -359,16 +359,15 @@ final class ChannelConsumer {
         closeQuietly(life.channel);
     }
 
-    /** Makes the client forget a subscription, so that its recovery does not subscribe it again. */
-    private static void forgetSubscription(Channel channel, String forgotten) {
-        if (forgotten == null) {
-            return;
-        }
-        try {
-            channel.basicCancel(forgotten);
-        } catch (IOException | AlreadyClosedException closed) {
-            log.debug("Forgot consumer {} of a closed channel", forgotten);
-        }
+    /**
+     * The channel a subscription is made on: the client's own channel under a recovering one. A subscription made
+     * through a recovering channel is recorded by the client, which subscribes it again, with its old prefetch, when
+     * it recovers the connection; the consumer could then hold deliveries it no longer answers, which go back to the
+     * queue, one more delivery counted each, only when that channel closes. Made under it, a subscription lives and
+     * ends with one connection, and only this consumer subscribes again.
+     */
+    private static Channel subscriber(Channel channel) {
+        return channel instanceof AutorecoveringChannel recovering ? recovering.getDelegate() : channel;
     }
 
     private static void closeQuietly(Channel channel) {
@@ -403,11 +402,6 @@ final class ChannelConsumer {
 
         @Override
         public void handleConsumeOk(String consumerTag) {
-            context.control.execute(() -> {
-                if (!consumerTag.equals(tag)) {
-                    forgetSubscription(channel, consumerTag); // not one this consumer made: one is enough
-                }
-            });
         }
 
         @Override
@@ -417,7 +411,7 @@ final class ChannelConsumer {
         @Override
         public void handleCancel(String consumerTag) {
             context.control.execute(() -> {
-                cancelledByBroker(channel, consumerTag);
+                cancelledByBroker(consumerTag);
                 review.run();
             });
         }
@@ -466,11 +460,8 @@ final class ChannelConsumer {
             ended.end();
             if (cause.isHardError() && channel instanceof Recoverable) {
                 // Its connection was lost, and every delivery it held comes back: the consumers turn cautious, and
-                // subscribe themselves once the client has recovered the connection, which must not subscribe them
-                // again at their old prefetch: cancelling on a closed channel makes the client forget, and must be
-                // done before the client starts recovering.
+                // subscribe themselves once the client has recovered the connection.
                 context.admission.turnCautious();
-                forgetSubscription(channel, subscribedTag);
             }
             context.acks.execute(ended.republisher::abandonAll);
             context.control.execute(() -> {

@@ -103,9 +103,8 @@ public final class RetryingConsumer implements AutoCloseable {
                 log.info("The broker unblocked the connection of {}'s consumers", service.queue());
             }
         };
-        // The client recovers a connection's channels first, then the queues, bindings and consumers it recorded. A
-        // consumer that subscribes between the two is recorded in time to be recovered a second time under its tag,
-        // and the broker closes the connection for that (530 NOT_ALLOWED): the consumers wait for the whole recovery.
+        // The client recovers a connection's channels first, then the queues, bindings and consumers it recorded (an
+        // application's own, on a connection it shares): the consumers subscribe again once all of that is back.
         this.recovery = new RecoveryListener() {
             @Override
             public void handleRecoveryStarted(Recoverable recoverable) {

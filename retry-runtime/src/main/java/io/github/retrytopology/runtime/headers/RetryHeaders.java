@@ -25,8 +25,8 @@ import java.util.Set;
  * publishes. The broker's headers are only read, to cross-check and to tell a crashed consumer apart.
  *
  * <p>These headers are trusted only on a message that came back from one of the service's own tier queues,
- * or that a replay sent: a publisher that copies the headers of a message it consumed into a new one would
- * otherwise make its new message look like a late attempt of another routing key. See {@link #arrival}.
+ * or that a replay or a migration sent: a publisher that copies the headers of a message it consumed into a new
+ * one would otherwise make its new message look like a late attempt of another routing key. See {@link #arrival}.
  *
  * <p>Every value this project writes is a string or a number, readable in the management UI. Times are
  * ISO-8601 instants. Exception messages and the failure history are bounded, so that the headers of a message
@@ -64,6 +64,12 @@ public final class RetryHeaders {
     public static final String PARKED_AT = "retry-parked-at";
     /** How many times the message was replayed from the parking lot. */
     public static final String REPLAYS = "retry-replays";
+    /**
+     * The queue of the retry topology a team ran before adopting this one, from which a migration moved the message
+     * through the default exchange, carrying its attempts over into these headers: they count on such a message as
+     * on one a replay sent.
+     */
+    public static final String ADOPTED_FROM = "retry-adopted-from";
     /** Who replayed the message from the parking lot last, as the replay named them. */
     public static final String REPLAYED_BY = "retry-replayed-by";
     /** When the message was replayed from the parking lot last. */
@@ -109,7 +115,7 @@ public final class RetryHeaders {
     /** Every header this project writes, which it trusts only on messages that it sent itself. */
     private static final Set<String> OURS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, ORIGINAL_EXCHANGE,
             ORIGINAL_ROUTING_KEY, EXCEPTION, EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, REPLAYS,
-            REPLAYED_BY, REPLAYED_AT, PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID, DROPPED_HEADERS);
+            REPLAYED_BY, REPLAYED_AT, ADOPTED_FROM, PUBLISH_ID, ORIGINAL_EXPIRATION, MESSAGE_ID, DROPPED_HEADERS);
     /** Headers that describe one failure and go when a message is replayed. */
     private static final Set<String> ATTEMPT_HEADERS = Set.of(ATTEMPTS, FIRST_FAILURE, LAST_FAILURE, EXCEPTION,
             EXCEPTION_MESSAGE, FAILURES, PARK_REASON, PARK_DETAIL, PARKED_AT, PUBLISH_ID);
@@ -128,7 +134,12 @@ public final class RetryHeaders {
         /** Dead-lettered back from one of the service's own tier queues, where a retry sent it. */
         RETRIED,
         /** Sent back to the service's queue by a replay from its parking lot. */
-        REPLAYED
+        REPLAYED,
+        /**
+         * Moved into the service's queue by a migration from the retry topology the team ran before, with the attempts
+         * it had made there.
+         */
+        ADOPTED
     }
 
     private final Map<String, Object> headers;
@@ -149,9 +160,9 @@ public final class RetryHeaders {
     /**
      * Reads the headers of a message as its consumer received it. This project's headers count only on a message
      * that came back from one of the service's tier queues (the default exchange delivered it, and the broker's
-     * latest {@code x-death} entry is an expiry in one of {@code tierQueues}) or from a replay (the default
-     * exchange, with {@value #REPLAYS}); on anything else they are stale copies, read as absent and never
-     * written back.
+     * latest {@code x-death} entry is an expiry in one of {@code tierQueues}), from a replay (the default
+     * exchange, with {@value #REPLAYS}) or from a migration (the default exchange, with {@value #ADOPTED_FROM}); on
+     * anything else they are stale copies, read as absent and never written back.
      *
      * @param headers the headers as delivered; read now, so that later changes to the map change nothing
      * @param exchange the exchange that delivered the message
@@ -183,6 +194,9 @@ public final class RetryHeaders {
         }
         if (headers.get(REPLAYS) instanceof Number) {
             return Provenance.REPLAYED;
+        }
+        if (text(headers.get(ADOPTED_FROM)).isPresent()) {
+            return Provenance.ADOPTED;
         }
         return Provenance.PUBLISHED;
     }
@@ -273,6 +287,11 @@ public final class RetryHeaders {
     public int replays() {
         Object value = headers.get(REPLAYS);
         return value instanceof Number number ? number.intValue() : 0;
+    }
+
+    /** The queue of the retry topology a team ran before, from which a migration moved the message, if one did. */
+    public Optional<String> adoptedFrom() {
+        return string(ADOPTED_FROM);
     }
 
     /** Who replayed the message last, if the replay named them. */

@@ -9,6 +9,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.impl.recovery.AutorecoveringConnection;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
@@ -258,6 +259,35 @@ class RetryingConsumerIT {
     }
 
     @Test
+    void consumesTheQueueItsServiceKeepsRetriesBackToItAndParksBesideIt() throws Exception {
+        Service kept = new Service("orders", "orders@in", orders.routes(), orders.retryPolicy(), orders.queueType());
+        Topology keeping = broker.declare(new RetrySpec(spec.javaPackage(), spec.vhost(), EXCHANGE,
+                spec.queueSettings(), List.of(kept)));
+        try {
+            start(kept, context -> {
+                record(context, null);
+                if (new String(context.body(), StandardCharsets.UTF_8).equals("bad")) {
+                    throw new IllegalArgumentException("never");
+                }
+                if (context.attempt() == 1) {
+                    throw new IllegalStateException("not yet");
+                }
+            });
+
+            publish("order.created", "hello");
+            publish("order.created", "bad");
+
+            await().atMost(Patience.WAIT).until(() -> events.successes.get() == 1 && events.parks.size() == 1);
+            stopAll();
+            assertThat(events.retries).extracting(Tier::queue).containsExactly("orders.retry.1");
+            assertThat(count("orders@in")).isZero();
+            assertThat(count("orders.parking-lot")).isEqualTo(1);
+        } finally {
+            broker.deleteQueues(keeping);
+        }
+    }
+
+    @Test
     void retriesReachOnlyTheServiceThatFailedThem() throws Exception {
         start(orders, context -> {
             record(context, null);
@@ -386,6 +416,42 @@ class RetryingConsumerIT {
         stopAll();
         recovering.close();
         assertQueues(Map.of(audit.queue(), 1));
+    }
+
+    /**
+     * A subscription the client recorded would be subscribed again by the client's own recovery, at its old prefetch,
+     * beside the one the consumer makes: its deliveries would go unanswered until that channel closed, and each would
+     * come back counted once more.
+     */
+    @Test
+    void leavesTheClientNoSubscriptionToRecover() throws Exception {
+        ConnectionFactory factory = broker.connectionFactory();
+        factory.setNetworkRecoveryInterval(100);
+        SeveringSocketFactory network = new SeveringSocketFactory();
+        factory.setSocketFactory(network);
+        AutorecoveringConnection recovering = (AutorecoveringConnection) factory.newConnection("recording");
+        RetryingConsumer consumer = RetryingConsumer.builder(recovering, routes(orders, context -> record(context, null)))
+                .consumers(2).listener(events).start();
+        consumers.add(consumer);
+        // Enough for the consumers to open from their cautious start, with both subscribed.
+        int run = RetryingConsumer.CAUTIOUS_RUN + 2;
+        for (int i = 0; i < run; i++) {
+            publish("order.created", "before " + i);
+        }
+        await().atMost(Patience.WAIT).until(() -> seen.size() == run && consumer.consumersRunning() == 2);
+        assertThat(recovering.getRecordedConsumers()).isEmpty();
+
+        network.sever();
+        for (int i = 0; i < run; i++) {
+            publish("order.created", "after " + i);
+        }
+        await().atMost(Patience.WAIT).until(() -> seen.size() == 2 * run && consumer.consumersRunning() == 2);
+        assertThat(recovering.getRecordedConsumers()).isEmpty();
+        try (Channel channel = connection.createChannel()) {
+            assertThat(channel.queueDeclarePassive(orders.queue()).getConsumerCount()).isEqualTo(2);
+        }
+        stopAll();
+        recovering.close();
     }
 
     private RetryingConsumer start(Service service, MessageHandler handler) throws IOException {

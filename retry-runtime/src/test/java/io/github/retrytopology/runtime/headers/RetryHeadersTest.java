@@ -289,6 +289,41 @@ class RetryHeadersTest {
     }
 
     @Test
+    void aMessageAMigrationMovedThroughTheDefaultExchangeKeepsTheAttemptsItCarries() {
+        Map<String, Object> moved = Map.of(RetryHeaders.ATTEMPTS, 2, RetryHeaders.ADOPTED_FROM,
+                LongStringHelper.asLongString("orders.wait"), RetryHeaders.ORIGINAL_ROUTING_KEY,
+                LongStringHelper.asLongString("order.created"), RetryHeaders.FIRST_FAILURE,
+                LongStringHelper.asLongString(FIRST.toString()));
+
+        RetryHeaders arrived = RetryHeaders.arrival(moved, "", TIERS);
+
+        assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.ADOPTED);
+        assertThat(arrived.attempts()).isEqualTo(2);
+        assertThat(arrived.adoptedFrom()).hasValue("orders.wait");
+        assertThat(arrived.originalRoutingKey()).hasValue("order.created");
+        assertThat(arrived.firstFailure()).hasValue(FIRST);
+        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_TIER, 3, new IllegalStateException("three"), RETRY,
+                LATER, 100_000);
+        assertThat(RetryHeaders.of(next).firstFailure()).as("its first failure, before the migration").hasValue(FIRST);
+        assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
+    }
+
+    @Test
+    void anAdoptedHeaderOnAMessagePublishedThroughAnExchangeIsAStaleCopy() {
+        Map<String, Object> copied = Map.of(RetryHeaders.ATTEMPTS, 2, RetryHeaders.ADOPTED_FROM,
+                LongStringHelper.asLongString("orders.wait"), "tenant", LongStringHelper.asLongString("acme"));
+
+        RetryHeaders arrived = RetryHeaders.arrival(copied, "shop.events", TIERS);
+
+        assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.PUBLISHED);
+        assertThat(arrived.attempts()).isZero();
+        assertThat(arrived.adoptedFrom()).isEmpty();
+        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY,
+                LATER, 100_000);
+        assertThat(next).as("not written back").doesNotContainKey(RetryHeaders.ADOPTED_FROM).containsKey("tenant");
+    }
+
+    @Test
     void theHeadersOfAnArrivalAreACopyThatNoLaterChangeReaches() {
         Map<String, Object> headers = new HashMap<>(Map.of("tenant", "acme", "list", new java.util.ArrayList<>(List.of(1))));
 

@@ -66,9 +66,10 @@ public final class LocalNode implements PrivateBroker, NodeControl {
     private final String cookie;
     private final List<String> settings;
     private final List<String> rabbitEnvironment;
+    private final List<String> plugins;
 
     private LocalNode(Installation installation, String name, Path home, int amqpPort, int managementPort, int distributionPort,
-            String cookie, List<String> settings, List<String> rabbitEnvironment) {
+            String cookie, List<String> settings, List<String> rabbitEnvironment, List<String> plugins) {
         this.installation = installation;
         this.name = name;
         this.home = home;
@@ -78,6 +79,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         this.cookie = cookie;
         this.settings = List.copyOf(settings);
         this.rabbitEnvironment = List.copyOf(rabbitEnvironment);
+        this.plugins = List.copyOf(plugins);
     }
 
     /** Whether there is a RabbitMQ installation to start nodes from. */
@@ -114,6 +116,19 @@ public final class LocalNode implements PrivateBroker, NodeControl {
      */
     public static LocalNode start(String purpose, String cookie, List<String> settings, List<String> rabbitEnvironment)
             throws IOException {
+        return start(purpose, cookie, settings, rabbitEnvironment, List.of());
+    }
+
+    /**
+     * Starts a node with these plugins enabled besides the management plugin, such as {@code rabbitmq_shovel}, which
+     * the tests never enable on a broker they did not start.
+     */
+    public static LocalNode withPlugins(String purpose, List<String> plugins) throws IOException {
+        return start(purpose, "retry-test-" + UUID.randomUUID(), List.of(), List.of(), plugins);
+    }
+
+    private static LocalNode start(String purpose, String cookie, List<String> settings, List<String> rabbitEnvironment,
+            List<String> plugins) throws IOException {
         Installation installation = Installation.find().orElseThrow(() -> new IllegalStateException("No RabbitMQ "
                 + "installation to start a node of the tests' own: install RabbitMQ, set "
                 + Installation.SBIN_VARIABLE + " to the directory of rabbitmq-server, or run .ci/test-broker"));
@@ -123,7 +138,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         Path home = nodes.resolve(name);
         List<Integer> ports = freePorts(3);
         LocalNode node = new LocalNode(installation, name, home, ports.get(0), ports.get(1), ports.get(2), cookie, settings,
-                rabbitEnvironment);
+                rabbitEnvironment, plugins);
         // Running before its directory exists: another node starting at the same time must not reap it.
         RUNNING.add(node);
         try {
@@ -239,7 +254,9 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         Path cookieFile = home.resolve(".erlang.cookie");
         Files.writeString(cookieFile, cookie, StandardCharsets.US_ASCII);
         Files.setPosixFilePermissions(cookieFile, PosixFilePermissions.fromString("r--------"));
-        Files.writeString(home.resolve("enabled_plugins"), "[rabbitmq_management].\n");
+        List<String> enabled = new ArrayList<>(List.of("rabbitmq_management"));
+        enabled.addAll(plugins);
+        Files.writeString(home.resolve("enabled_plugins"), "[" + String.join(", ", enabled) + "].\n");
         Files.writeString(home.resolve("rabbitmq-env.conf"), "");
         List<String> conf = new ArrayList<>(List.of(
                 "listeners.tcp.1 = 127.0.0.1:" + amqpPort,

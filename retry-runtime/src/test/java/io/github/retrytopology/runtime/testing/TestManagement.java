@@ -77,6 +77,11 @@ public final class TestManagement {
                 json(Map.of("configure", ".*", "write", ".*", "read", ".*")));
     }
 
+    /** Puts a JSON document at a path, such as a runtime parameter at {@code api/parameters/shovel/VHOST/NAME}. */
+    public void put(String path, String json) throws IOException {
+        send("PUT", path, json);
+    }
+
     /** Deletes a virtual host and everything in it; a missing one is not an error. */
     public void deleteVhost(String vhost) throws IOException {
         deleteIfPresent("api/vhosts/" + encode(vhost));

@@ -1,0 +1,40 @@
+package io.github.retrytopology.operations.move;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Envelope;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The headers a moved message carries, from the message as the source delivered it: a migration writes the attempts
+ * a message made in the old topology into the runtime's headers here. Runs on the thread that moves.
+ */
+@FunctionalInterface
+public interface HeaderRewrite {
+
+    /**
+     * The headers of the moved copy; {@code null} for none.
+     *
+     * @param properties the message's properties as delivered, its headers and expiration included
+     * @param envelope how it was delivered to the mover, from the source: its routing key is the one it was
+     *     published or dead-lettered with
+     */
+    Map<String, Object> headers(AMQP.BasicProperties properties, Envelope envelope);
+
+    /**
+     * The headers as delivered, less the broker's counts of the source's deliveries ({@code x-delivery-count},
+     * {@code x-acquired-count}), which describe the mover's delivery, not the message.
+     */
+    static HeaderRewrite asDelivered() {
+        Set<String> broker = Set.of("x-delivery-count", "x-acquired-count");
+        return (properties, envelope) -> {
+            if (properties.getHeaders() == null) {
+                return null;
+            }
+            Map<String, Object> headers = new HashMap<>(properties.getHeaders());
+            headers.keySet().removeAll(broker);
+            return headers;
+        };
+    }
+}

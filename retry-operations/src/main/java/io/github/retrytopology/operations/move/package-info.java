@@ -1,0 +1,6 @@
+/**
+ * Moving the messages of one queue to another without losing one: {@link
+ * io.github.retrytopology.operations.move.MessageMover}, which runs on the caller's thread; the client's threads only
+ * hand it what arrives.
+ */
+package io.github.retrytopology.operations.move;
