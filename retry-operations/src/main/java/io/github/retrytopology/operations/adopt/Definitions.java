@@ -44,6 +44,9 @@ public final class Definitions {
     /** The virtual host a per-virtual-host file is taken to describe when nobody names one. */
     public static final String DEFAULT_VHOST = "/";
 
+    /** The sections whose objects name their virtual host even in an export of one. */
+    private static final Set<String> NAMED_IN_ONE = Set.of("parameters", "policies");
+
     private static final ObjectMapper JSON = Json.MAPPER;
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
     private static final Set<String> SECTIONS = Set.of("queues", "exchanges", "bindings", "policies", "parameters");
@@ -158,7 +161,7 @@ public final class Definitions {
         String chosen;
         boolean vhostNamed = true;
         if (perVhost) {
-            // A per-virtual-host export names no virtual host but in its parameters, if it has any.
+            // A per-virtual-host export names no virtual host but in its parameters and policies, if it has any.
             Set<String> named = document.parameterVhosts();
             chosen = vhost.orElse(named.size() == 1 ? named.iterator().next() : DEFAULT_VHOST);
             vhostNamed = vhost.isPresent() || named.size() == 1;
@@ -393,14 +396,19 @@ public final class Definitions {
          * Whether the objects name their virtual host, as the export of every virtual host has them do; that of one
          * virtual host names it in its parameters only.
          */
+        /**
+         * Whether it is an export of every virtual host: one of one virtual host names none on its queues, exchanges
+         * and bindings, but does on its parameters and (RabbitMQ 3.10's) on its policies.
+         */
         boolean namesVhosts() {
             return top.containsKey("vhosts") || elements.stream()
-                    .anyMatch(element -> !element.section().equals("parameters") && element.namesVhost());
+                    .anyMatch(element -> !NAMED_IN_ONE.contains(element.section()) && element.namesVhost());
         }
 
+        /** The virtual hosts that an export of one names, on its parameters and policies. */
         Set<String> parameterVhosts() {
             Set<String> names = new TreeSet<>();
-            elements.stream().filter(element -> element.section().equals("parameters") && element.namesVhost())
+            elements.stream().filter(element -> NAMED_IN_ONE.contains(element.section()) && element.namesVhost())
                     .forEach(element -> names.add(element.text("vhost")));
             return names;
         }
@@ -440,7 +448,10 @@ public final class Definitions {
             ObjectNode arguments = object("arguments");
             String type = node.path("type").isTextual() ? node.path("type").asText()
                     : arguments.path("x-queue-type").isTextual() ? arguments.path("x-queue-type").asText() : "classic";
-            return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), arguments, type);
+            // The type is the queue's own field; RabbitMQ 4 also writes it into every queue's arguments.
+            ObjectNode settings = arguments.deepCopy();
+            settings.remove("x-queue-type");
+            return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), settings, type);
         }
 
         Exchange exchange() throws DefinitionsException {

@@ -387,9 +387,10 @@ final class Drafter {
     private List<String> origin(ServiceFinding finding, List<Binding> bindings) {
         QueueView work = finding.work();
         List<String> lines = new ArrayList<>();
-        Map<String, List<String>> bound = new TreeMap<>();
+        // Sorted: brokers export bindings in no fixed order, and the same topology must give the same draft.
+        Map<String, Set<String>> bound = new TreeMap<>();
         layout.bindingsInto(work.name()).forEach(binding -> bound.computeIfAbsent(binding.source(),
-                name -> new ArrayList<>()).add("'" + binding.routingKey() + "'"));
+                name -> new TreeSet<>()).add("'" + binding.routingKey() + "'"));
         String bindingText = bound.isEmpty() ? "bound to no exchange"
                 : "bound to " + bound.entrySet().stream()
                         .map(entry -> "'" + entry.getKey() + "' with " + String.join(", ", entry.getValue()))

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.lang.model.SourceVersion;
 
 /**
@@ -102,11 +103,12 @@ final class RoutingKeys {
     }
 
     /**
-     * The keys in their order, moved so that none comes after a key that covers it: a binding covered by another is
+     * The keys in order, moved so that none comes after a key that covers it: a binding covered by another is
      * harmless on the broker, but the spec dispatches to the first key that matches.
      */
     private static List<String> narrowestFirst(List<String> keys) {
-        List<String> left = new ArrayList<>(keys);
+        // Sorted first: brokers export bindings in no fixed order, and the same topology must give the same draft.
+        List<String> left = new ArrayList<>(new TreeSet<>(keys));
         List<String> ordered = new ArrayList<>();
         while (!left.isEmpty()) {
             String next = left.get(0);
