@@ -89,15 +89,28 @@ public final class MessageMover {
      */
     public MoveReport move(String source, String destination, HeaderRewrite rewrite, MoveOptions options)
             throws IOException {
-        requireNonNull(source, "source");
         requireNonNull(destination, "destination");
+        return move(source, Destinations.of(destination), rewrite, options);
+    }
+
+    /**
+     * Moves the messages of {@code source}, each to the queue {@code destinations} chooses for it, until the source
+     * is drained or the limit is reached.
+     *
+     * @throws MoveException if it stopped before its end: every message is in the source, a destination or both
+     * @throws IOException if a queue does not exist, or the broker refused the mover's channels
+     */
+    public MoveReport move(String source, Destinations destinations, HeaderRewrite rewrite, MoveOptions options)
+            throws IOException {
+        requireNonNull(source, "source");
+        requireNonNull(destinations, "destinations");
         requireNonNull(rewrite, "rewrite");
         requireNonNull(options, "options");
-        if (source.equals(destination)) {
+        if (destinations.queues().contains(source)) {
             throw new IllegalArgumentException("a move's source and destination are two queues, got '" + source
                     + "' for both");
         }
-        try (Move move = new Move(connection, source, destination, rewrite, options, ticker)) {
+        try (Move move = new Move(connection, source, destinations, rewrite, options, ticker)) {
             return move.run();
         }
     }

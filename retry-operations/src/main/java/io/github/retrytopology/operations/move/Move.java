@@ -50,6 +50,7 @@ final class Move implements AutoCloseable {
 
     private final Connection connection;
     private final String source;
+    private final Destinations destinations;
     private final String destination;
     private final HeaderRewrite rewrite;
     private final MoveOptions options;
@@ -79,11 +80,12 @@ final class Move implements AutoCloseable {
     private long lastDelivery;
     private long lastCheck;
 
-    Move(Connection connection, String source, String destination, HeaderRewrite rewrite, MoveOptions options,
+    Move(Connection connection, String source, Destinations destinations, HeaderRewrite rewrite, MoveOptions options,
             LongSupplier ticker) {
         this.connection = connection;
         this.source = source;
-        this.destination = destination;
+        this.destinations = destinations;
+        this.destination = destinations.describe();
         this.rewrite = rewrite;
         this.options = options;
         this.ticker = ticker;
@@ -148,11 +150,13 @@ final class Move implements AutoCloseable {
         } catch (IOException e) {
             throw new MoveException("there is no queue " + source + " to move messages from", 0, e);
         }
-        try {
-            publishing.queueDeclarePassive(destination);
-        } catch (IOException e) {
-            throw new MoveException("there is no queue " + destination + " to move the messages of " + source + " to",
-                    0, e);
+        for (String queue : destinations.queues()) {
+            try {
+                publishing.queueDeclarePassive(queue);
+            } catch (IOException e) {
+                throw new MoveException("there is no queue " + queue + " to move the messages of " + source + " to",
+                        0, e);
+            }
         }
         publishing.confirmSelect();
         publishing.addConfirmListener((sequence, multiple) -> inbox.add(new Confirmed(sequence, multiple, true)),
@@ -237,10 +241,12 @@ final class Move implements AutoCloseable {
             copy.userId(null);
         }
         long sequence = publishing.getNextPublishSeqNo();
+        String target = destination;
         try {
-            publishing.basicPublish("", destination, true, copy.build(), delivery.body());
+            target = destinations.choose(delivery.properties(), headers);
+            publishing.basicPublish("", target, true, copy.build(), delivery.body());
         } catch (IOException | AlreadyClosedException e) {
-            fail("a copy could not be published to " + destination + ": " + e.getMessage(), e);
+            fail("a copy could not be published to " + target + ": " + e.getMessage(), e);
             return;
         }
         if (unsettled.awaiting() == 0) {
