@@ -1,9 +1,9 @@
 /**
- * An operator's tools: plan and apply a spec against a live broker ({@code plan}), move a queue's messages to
- * another ({@code move}), reach a broker over AMQP and its management API ({@code broker}), the on-call console
- * in a browser ({@code console}), and draft the spec of a retry topology a virtual host already runs
- * ({@code adopt}). The command line ({@code cli}) ships whole in the {@code -cli} jar, with the runtime's
- * parking-lot client and picocli, which are optional here, as the console needs the runtime.
+ * An operator's tools: plan and apply a spec against a live broker ({@code plan}), draft the spec of a retry
+ * topology a virtual host already runs and migrate onto it ({@code adopt}), move a queue's messages to another
+ * ({@code move}), reach a broker over AMQP and its management API ({@code broker}), and the on-call console in a
+ * browser ({@code console}). The command line ({@code cli}) ships whole in the {@code -cli} jar, with the
+ * runtime's parking-lot client and picocli, which are optional here, as the console needs the runtime.
  */
 module io.github.retrytopology.operations {
     requires transitive io.github.retrytopology.model;

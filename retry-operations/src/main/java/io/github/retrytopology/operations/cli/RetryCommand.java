@@ -52,8 +52,8 @@ import picocli.CommandLine;
  * java -jar retry-runtime-cli.jar --spec retry.yml replay cdn-purge --exception IOException --dry-run
  * java -jar retry-runtime-cli.jar --spec retry.yml replay cdn-purge --group 3f9a0c1d2e4b5a69 --rate 20
  * java -jar retry-runtime-cli.jar --spec retry.yml purge cdn-purge --yes
- * java -jar retry-runtime-cli.jar --spec retry.yml plan [--json]
- * java -jar retry-runtime-cli.jar --spec retry.yml apply [--prune] [--migrate]
+ * java -jar retry-runtime-cli.jar --spec retry.yml plan [--json] [--adoption retry.adoption.json]
+ * java -jar retry-runtime-cli.jar --spec retry.yml apply [--prune] [--migrate] [--adoption retry.adoption.json [--delete-old]]
  * java -jar retry-runtime-cli.jar --spec retry.yml console [--port 15680] [--read-only]
  * java -jar retry-runtime-cli.jar adopt --vhost shop [--definitions definitions.json] [--out retry.yml] [--package P]
  * </pre>

@@ -185,7 +185,7 @@ final class Migration {
      * exact (the first stays counted as well; the second lists a new consumer only seconds later), so the count is
      * read again until it is 0 or the deadline has passed; a real consumer is still counted then.
      */
-    private static AMQP.Queue.DeclareOk withoutOwnReads(Channel channel, String queue) throws IOException {
+    static AMQP.Queue.DeclareOk withoutOwnReads(Channel channel, String queue) throws IOException {
         long deadline = System.nanoTime() + OWN_READS_FORGOTTEN.toNanos();
         AMQP.Queue.DeclareOk state = channel.queueDeclarePassive(queue);
         while (state.getConsumerCount() > 0 && System.nanoTime() - deadline < 0) {

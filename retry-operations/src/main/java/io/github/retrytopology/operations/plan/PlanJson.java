@@ -27,6 +27,39 @@ public final class PlanJson {
 
     /** The plan as a JSON document, indented, ending with a line end. */
     public static String write(Plan plan) {
+        return write(document(plan));
+    }
+
+    /**
+     * The plan and the steps of a migration onto an adopted spec, as a JSON document: the plan's, with
+     * {@code adoption}, the steps in order, each with its {@code action}, {@code object}, {@code detail},
+     * {@code messages} (counted live, or null) and {@code state}.
+     */
+    public static String write(Plan plan, List<AdoptionStep> steps) {
+        Map<String, Object> document = document(plan);
+        List<Map<String, Object>> adoption = new ArrayList<>();
+        for (AdoptionStep step : steps) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("action", step.action().id());
+            json.put("object", step.object());
+            json.put("detail", step.detail());
+            json.put("messages", number(step.messages()));
+            json.put("state", step.state().id());
+            adoption.add(json);
+        }
+        document.put("adoption", adoption);
+        return write(document);
+    }
+
+    private static String write(Map<String, Object> document) {
+        try {
+            return Values.JSON.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a plan could not be written as JSON", e);
+        }
+    }
+
+    private static Map<String, Object> document(Plan plan) {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("schema", SCHEMA);
         document.put("vhost", plan.vhost());
@@ -54,11 +87,7 @@ public final class PlanJson {
             entries.add(json);
         }
         document.put("entries", entries);
-        try {
-            return Values.JSON.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a plan could not be written as JSON", e);
-        }
+        return document;
     }
 
     /** Writes the plan to a file, creating its directory; a reader never sees half a file. */

@@ -104,4 +104,12 @@ public final class PlanTable {
             case BINDING -> "bindings";
         };
     }
+
+    /** The steps of a migration onto an adopted spec, after a heading that names the record. */
+    public static List<String> adoption(String record, List<AdoptionStep> steps) {
+        List<String> lines = new ArrayList<>();
+        lines.add("adoption, as " + record + " says:");
+        steps.forEach(step -> lines.add(step.line()));
+        return lines;
+    }
 }
