@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * What one virtual host holds, as RabbitMQ's definitions describe it: its queues, exchanges, bindings, policies,
@@ -110,48 +105,24 @@ public final class Definitions {
      */
     public static Definitions fetch(ManagementApi api, String vhost) throws IOException {
         String path = ManagementApi.encode(vhost);
-        ExecutorService requests = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "retry-adopt-read");
-            thread.setDaemon(true);
-            return thread;
-        });
+        List<String> read;
         try {
-            Future<String> statistics = requests.submit(() -> api.get("api/queues/" + path + "?columns=name,consumers"));
-            String exported;
-            try {
-                exported = api.get("api/definitions/" + path);
-            } catch (ManagementApiException e) {
-                if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
-                    throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
-                }
-                throw e;
+            read = api.getAll(List.of("api/definitions/" + path, "api/queues/" + path + "?columns=name,consumers"));
+        } catch (ManagementApiException e) {
+            if (e.isVhostMissing()) {
+                throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
             }
-            Map<String, Long> consumers = new HashMap<>();
-            for (JsonNode queue : JSON.readTree(result(statistics))) {
-                if (queue.path("consumers").isIntegralNumber()) {
-                    consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
-                }
-            }
-            return parse(exported.getBytes(StandardCharsets.UTF_8), "GET " + api.base() + "api/definitions/" + path,
-                    "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
-                    Optional.of(consumers));
-        } finally {
-            requests.shutdownNow();
+            throw e;
         }
-    }
-
-    private static String result(Future<String> request) throws IOException {
-        try {
-            return request.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("reading the broker was interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
+        Map<String, Long> consumers = new HashMap<>();
+        for (JsonNode queue : JSON.readTree(read.get(1))) {
+            if (queue.path("consumers").isIntegralNumber()) {
+                consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
             }
-            throw new IOException(e.getCause());
         }
+        return parse(read.get(0).getBytes(StandardCharsets.UTF_8), "GET " + api.base() + "api/definitions/" + path,
+                "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
+                Optional.of(consumers));
     }
 
     private static Definitions parse(byte[] json, String file, String source, Optional<String> vhost,

@@ -18,4 +18,9 @@ public final class ManagementApiException extends IOException {
     public int status() {
         return status;
     }
+
+    /** Whether the API answered that the request's virtual host does not exist. */
+    public boolean isVhostMissing() {
+        return status == 404 || status == 400 && getMessage().contains("vhost_not_found");
+    }
 }

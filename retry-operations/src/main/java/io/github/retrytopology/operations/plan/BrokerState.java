@@ -17,10 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
@@ -55,29 +51,23 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      */
     static BrokerState read(ManagementApi api, String vhost, boolean countNodes) throws IOException {
         String path = ManagementApi.encode(vhost);
-        ExecutorService requests = Executors.newFixedThreadPool(3, task -> {
-            Thread thread = new Thread(task, "retry-plan-read");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            Future<String> definitions = requests.submit(() -> api.get("api/definitions/" + path));
-            Future<String> statistics = requests.submit(() -> api.get("api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
-            Future<String> nodes = requests.submit(() -> countNodes ? api.get("api/nodes?columns=name") : "[{}]");
-            JsonNode exported;
-            try {
-                exported = JSON.readTree(result(definitions));
-            } catch (ManagementApiException e) {
-                if (e.status() == 404 || e.status() == 400 && e.getMessage().contains("vhost_not_found")) {
-                    throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
-                            + "; create it and give your users access to it first", e);
-                }
-                throw e;
-            }
-            return of(exported, JSON.readTree(result(statistics)), JSON.readTree(result(nodes)).size());
-        } finally {
-            requests.shutdownNow();
+        List<String> paths = new ArrayList<>(List.of("api/definitions/" + path,
+                "api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
+        if (countNodes) {
+            paths.add("api/nodes?columns=name");
         }
+        List<String> read;
+        try {
+            read = api.getAll(paths);
+        } catch (ManagementApiException e) {
+            if (e.isVhostMissing()) {
+                throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
+                        + "; create it and give your users access to it first", e);
+            }
+            throw e;
+        }
+        return of(JSON.readTree(read.get(0)), JSON.readTree(read.get(1)),
+                countNodes ? JSON.readTree(read.get(2)).size() : 1);
     }
 
     /**
@@ -131,23 +121,6 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
                     count.isNumber() ? OptionalLong.of(count.asLong()) : OptionalLong.empty()));
         }
         return new BrokerState(again, exchanges, bindings, policies, operatorPolicies, nodes);
-    }
-
-    private static String result(Future<String> request) throws IOException {
-        try {
-            return request.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("reading the broker was interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IOException(e.getCause());
-        }
     }
 
     /** The state that these documents of the management API describe. */
