@@ -208,13 +208,72 @@ class AdoptionMigrationIT {
     }
 
     /**
+     * A migration interrupted after each kind of step (the spec's topology, a bridge, a move, a kept work queue's
+     * rewrite, an unbind), as a crash between two steps leaves it, is finished by the next run: every message in
+     * the spec's topology with its attempts. The kill of {@link #aMigrationKilledHalfwayIsFinishedByTheNextRunAndLosesNothing}
+     * interrupts one inside a move.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(HandRolledTopologies.class)
+    void aMigrationInterruptedAfterAnyStepIsFinishedByTheNextRun(HandRolledTopologies shape, @TempDir Path directory)
+            throws Exception {
+        for (String step : interruptions(shape)) {
+            broker.reset();
+            Inventory inventory;
+            try (Connection connection = broker.connect("old-topology")) {
+                inventory = shape.populate(connection.createChannel(), broker.management(), broker.name(),
+                        shape.name(), READY, WAITING, FAILED);
+            }
+            Adopted adopted = adopt(directory);
+            AdoptionMigration migration = AdoptionMigration.of(access(), adopted.spec(), adopted.record());
+            List<String> before = new ArrayList<>();
+            try {
+                migration.apply(false, line -> {
+                    before.add(line);
+                    if (line.startsWith(step)) {
+                        throw new Interrupted();
+                    }
+                });
+            } catch (Interrupted expected) {
+                // as a crash right after that step
+            }
+
+            List<AdoptionStep> finished = migration.apply(false, progress::add);
+
+            assertThat(finished).filteredOn(done -> done.action() != Action.DELETE)
+                    .as("after %s: %s", step, before).allMatch(done -> done.state() == State.DONE);
+            Map<String, Found> found = drain(adopted.spec());
+            Service service = adopted.spec().services().get(0);
+            inventory.messages().forEach((id, placed) -> {
+                assertThat(found).as("after %s", step).containsKey(id);
+                assertArrived(shape, service, id, placed, found.get(id));
+            });
+        }
+    }
+
+    /**
+     * Where to interrupt a shape's migration: after two kinds of step, each kind taken for two or three shapes, so
+     * that every kind is interrupted without taking every shape through every kind.
+     */
+    private static List<String> interruptions(HandRolledTopologies shape) {
+        List<String> kinds = List.of("done: ", "bridge ", "move ", "rewrite ", "unbind ");
+        int first = shape.ordinal() % kinds.size();
+        return List.of(kinds.get(first), kinds.get((first + 2) % kinds.size()));
+    }
+
+    /** What a crash between two steps does to a migration, thrown from its progress. */
+    private static final class Interrupted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
      * A migration killed while it moves the waiting messages loses none, and the next run finishes it: every message
      * is in the spec's topology, with its attempts, at least once.
      */
     @Test
     void aMigrationKilledHalfwayIsFinishedByTheNextRunAndLosesNothing(@TempDir Path directory) throws Exception {
         HandRolledTopologies shape = HandRolledTopologies.SNEAKERS;
-        int waiting = 20_000;
+        int waiting = 8_000;
         try (Connection connection = broker.connect("old-topology")) {
             Channel channel = connection.createChannel();
             shape.populate(channel, broker.management(), broker.name(), "few", 0, 0, 0);
