@@ -572,7 +572,11 @@ class PlanApplyIT {
 
         assertThat(report.left()).as("progress: %s", progress).isEmpty();
         assertThat(report.after().drift()).as("progress: %s", progress).isEmpty();
-        assertThat(bodies("orders.retry.1")).containsExactly("waiting");
+        // Back under the tier's policy, the message waits its 200 ms and goes on to the service's queue: measured on
+        // 4.0.5, it has left the tier by the time apply has planned again.
+        List<String> kept = new ArrayList<>(bodies("orders.retry.1"));
+        kept.addAll(bodies("orders"));
+        assertThat(kept).containsExactly("waiting");
     }
 
     @Test
