@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import java.io.IOException;
@@ -418,10 +419,10 @@ public final class Definitions {
         Queue queue() throws DefinitionsException {
             ObjectNode arguments = object("arguments");
             String type = node.path("type").isTextual() ? node.path("type").asText()
-                    : arguments.path("x-queue-type").isTextual() ? arguments.path("x-queue-type").asText() : "classic";
+                    : arguments.path(QueueArguments.QUEUE_TYPE).isTextual() ? arguments.path(QueueArguments.QUEUE_TYPE).asText() : "classic";
             // The type is the queue's own field; RabbitMQ 4 also writes it into every queue's arguments.
             ObjectNode settings = arguments.deepCopy();
-            settings.remove("x-queue-type");
+            settings.remove(QueueArguments.QUEUE_TYPE);
             return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), settings, type);
         }
 

@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.move;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +28,7 @@ public interface HeaderRewrite {
      * {@code x-acquired-count}), which describe the mover's delivery, not the message.
      */
     static HeaderRewrite asDelivered() {
-        Set<String> broker = Set.of("x-delivery-count", "x-acquired-count");
+        Set<String> broker = Set.of(RetryHeaders.X_DELIVERY_COUNT, RetryHeaders.X_ACQUIRED_COUNT);
         return (properties, envelope) -> {
             if (properties.getHeaders() == null) {
                 return null;

@@ -3,6 +3,7 @@ package io.github.retrytopology.operations.plan;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.AttemptCount;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.OldQueue;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Role;
@@ -33,7 +34,7 @@ import java.util.OptionalInt;
  */
 final class AdoptedHeaders implements HeaderRewrite {
 
-    private static final String DEAD_LETTER_ROUTING_KEY = "x-dead-letter-routing-key";
+    private static final String DEAD_LETTER_ROUTING_KEY = QueueArguments.argument("dead-letter-routing-key");
 
     private final OldQueue queue;
     private final String exchange;
@@ -51,10 +52,8 @@ final class AdoptedHeaders implements HeaderRewrite {
 
     @Override
     public Map<String, Object> headers(AMQP.BasicProperties properties, Envelope envelope) {
-        Map<String, Object> headers = properties.getHeaders() == null ? new HashMap<>()
-                : new HashMap<>(properties.getHeaders());
-        headers.remove(RetryHeaders.X_DELIVERY_COUNT);
-        headers.remove(RetryHeaders.X_ACQUIRED_COUNT);
+        Map<String, Object> delivered = HeaderRewrite.asDelivered().headers(properties, envelope);
+        Map<String, Object> headers = delivered == null ? new HashMap<>() : delivered;
         if (headers.containsKey(RetryHeaders.ADOPTED_FROM)) {
             return headers;
         }
