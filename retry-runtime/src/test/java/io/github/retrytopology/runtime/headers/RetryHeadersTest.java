@@ -108,7 +108,7 @@ class RetryHeadersTest {
         assertThat(read.exceptionMessage()).hasValueSatisfying(message ->
                 assertThat(message).hasSize(RetryHeaders.MAX_MESSAGE_LENGTH).endsWith("…"));
         assertThat(read.failures()).hasSize(RetryHeaders.MAX_HISTORY).first().asString().startsWith("attempt 16 ");
-        assertThat(RetryHeaders.size(headers)).isLessThan(8_000);
+        assertThat(HeaderSize.size(headers)).isLessThan(8_000);
     }
 
     @Test
@@ -119,7 +119,7 @@ class RetryHeadersTest {
                     new IllegalStateException("y".repeat(400)), RETRY, FIRST, 2_000);
         }
 
-        assertThat(RetryHeaders.size(headers)).isLessThanOrEqualTo(2_000);
+        assertThat(HeaderSize.size(headers)).isLessThanOrEqualTo(2_000);
         assertThat(RetryHeaders.of(headers).failures()).isNotEmpty().last().asString().startsWith("attempt 10 ");
     }
 
@@ -148,7 +148,7 @@ class RetryHeadersTest {
                         new IllegalStateException(message.toString()), decision, FIRST.plusSeconds(attempt), maxBytes);
                 Map<String, Object> sent = RetryHeaders.outgoing(properties, new java.util.HashMap<>(headers))
                         .stamped(Long.MAX_VALUE).getHeaders();
-                assertThat(RetryHeaders.size(sent)).as("run %d, attempt %d", run, attempt)
+                assertThat(HeaderSize.size(sent)).as("run %d, attempt %d", run, attempt)
                         .isLessThanOrEqualTo(maxBytes);
                 properties = properties.builder().expiration(null).build();
             }
