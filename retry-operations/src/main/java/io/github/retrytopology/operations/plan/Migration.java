@@ -8,7 +8,7 @@ import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Queue;
-import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -96,7 +96,7 @@ final class Migration {
             throws IOException {
         String queue = wanted.name();
         try (Channel channel = channels.open()) {
-            channel.queueDeclare(temporary, true, false, false, Map.of(QueueArguments.QUEUE_TYPE, QueueType.CLASSIC.id()));
+            channel.queueDeclare(temporary, true, false, false, Map.of(QueueSetting.QUEUE_TYPE.argument(), QueueType.CLASSIC.id()));
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }
