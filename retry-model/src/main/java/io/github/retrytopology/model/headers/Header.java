@@ -80,6 +80,13 @@ public record Header<T>(String name, Class<T> type) {
      */
     public static final Header<List<?>> DROPPED_HEADERS = list("retry-dropped-headers");
 
+    /**
+     * Where a message's own expiration waits while {@code apply --migrate} holds the message in a temporary queue,
+     * which has no dead-letter target; taken off when the message goes back. Not one of {@link #OURS}: the runtime
+     * never meets it.
+     */
+    public static final Header<String> MIGRATION_EXPIRATION = text("retry-migration-expiration");
+
     /** The broker's dead-letter history, most recent first: a list of tables keyed by {@link DeathField}. */
     public static final Header<List<?>> X_DEATH = list("x-death");
     /** Where the broker dead-lettered the message first: the exchange. */

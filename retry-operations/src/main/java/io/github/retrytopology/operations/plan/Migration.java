@@ -6,6 +6,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.QueueSetting;
@@ -45,7 +46,7 @@ import java.util.function.UnaryOperator;
 final class Migration {
 
     /** Where a message's own expiration waits while it is in the temporary queue. */
-    static final String EXPIRATION_HEADER = "retry-migration-expiration";
+    static final String EXPIRATION_HEADER = Header.MIGRATION_EXPIRATION.name();
 
     private static final int BATCH = 250;
     private static final long CONFIRM_TIMEOUT_MS = 30_000;
