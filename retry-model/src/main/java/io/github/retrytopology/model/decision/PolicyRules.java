@@ -66,8 +66,8 @@ public final class PolicyRules {
         for (int retry = 1; retry <= delays.size(); retry++) {
             if (delays.get(retry - 1).compareTo(Durations.MAX_TTL) > 0) {
                 return refuse(Rule.DELAY_TOO_LONG, "the backoff grows above RabbitMQ's largest TTL, "
-                        + Durations.format(Durations.MAX_TTL) + ", by retry " + retry + "; set a 'max' of at most that, "
-                        + "or fewer maxAttempts");
+                        + Durations.format(Durations.MAX_TTL) + ", by retry " + retry
+                        + "; set a 'max' of at most that, or fewer maxAttempts");
             }
         }
         if (backend == DelayBackend.BROKER && maxAttempts > 1 && BrokerDelay.of(delays, maxAttempts - 1).isEmpty()) {

@@ -34,7 +34,8 @@ class QueueSettingTest {
 
     @Test
     void onlyTheQueueTypeIsNoPolicyKey() {
-        assertThat(QueueSetting.ALL).filteredOn(setting -> !setting.byPolicy()).containsExactly(QueueSetting.QUEUE_TYPE);
+        assertThat(QueueSetting.ALL).filteredOn(setting -> !setting.byPolicy())
+                .containsExactly(QueueSetting.QUEUE_TYPE);
         assertThat(QueueSetting.ALL).containsAll(QueueSetting.MESSAGE_FATE);
     }
 

@@ -89,9 +89,9 @@ final class AdoptedHeaders implements HeaderRewrite {
         String separator = " ";
         for (Object death : deaths) {
             if (death instanceof Map<?, ?> entry) {
-                said.append(separator).append(entry.get(DeathField.REASON.name())).append(" from '")
-                        .append(entry.get(DeathField.QUEUE.name())).append("' ").append(entry.get(DeathField.COUNT.name()))
-                        .append(" time(s)");
+                said.append(separator).append(entry.get(DeathField.REASON.name()))
+                        .append(" from '").append(entry.get(DeathField.QUEUE.name()))
+                        .append("' ").append(entry.get(DeathField.COUNT.name())).append(" time(s)");
                 separator = ", ";
             }
         }

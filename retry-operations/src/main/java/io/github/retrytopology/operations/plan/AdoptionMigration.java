@@ -340,7 +340,8 @@ public final class AdoptionMigration {
             Optional<String> expiration = Optional.ofNullable(properties.getExpiration());
             if (expiration.isEmpty() && properties.getHeaders() != null
                     && properties.getHeaders().get(Header.X_DEATH.name()) instanceof List<?> deaths && !deaths.isEmpty()
-                    && deaths.get(0) instanceof Map<?, ?> last && last.get(DeathField.ORIGINAL_EXPIRATION.name()) != null) {
+                    && deaths.get(0) instanceof Map<?, ?> last
+                    && last.get(DeathField.ORIGINAL_EXPIRATION.name()) != null) {
                 expiration = Optional.of(last.get(DeathField.ORIGINAL_EXPIRATION.name()).toString());
             }
             try {

@@ -272,7 +272,8 @@ final class Planner {
                     + (keeps ? "the messages it dead-letters wait in it" + waiting(onBroker)
                             : "a message that expires or is refused here is dropped")
                     + (isSpecQueue(target) ? "; apply creates it" : ""));
-            entry.brokerValue(PlanEntry.DEAD_LETTER_TARGET, null).specValue(PlanEntry.DEAD_LETTER_TARGET, target.routingKey());
+            entry.brokerValue(PlanEntry.DEAD_LETTER_TARGET, null)
+                    .specValue(PlanEntry.DEAD_LETTER_TARGET, target.routingKey());
         });
         return conflicts;
     }

@@ -36,7 +36,8 @@ final class HeaderWriter {
      * Returns the headers of a message to republish after its attempt {@code attempt} failed with
      * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
      * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
-     * what {@link RetryHeaders#outgoing} adds, the publisher's expiration and an identity, and the publish id of each send.
+     * what {@link RetryHeaders#outgoing} adds, the publisher's expiration and an identity, and the publish id of
+     * each send.
      *
      * @param properties the failed delivery's properties, whose expiration and message id the republish carries
      * @param envelope how the failed delivery arrived, for its exchange and routing key on a first failure
@@ -69,11 +70,14 @@ final class HeaderWriter {
         // A bound of the size, counted as the headers are made rather than over the table: what the message carried,
         // and on top of it everything this may have added or replaced, and will add to each send.
         int bound = HeaderSize.sizeBound(headers) + HeaderSize.entryBound(Header.ATTEMPTS, attempt)
-                + HeaderSize.entryBound(time, at) + HeaderSize.entryBound(Header.ORIGINAL_EXCHANGE, envelope.getExchange())
+                + HeaderSize.entryBound(time, at)
+                + HeaderSize.entryBound(Header.ORIGINAL_EXCHANGE, envelope.getExchange())
                 + HeaderSize.entryBound(Header.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey())
-                + HeaderSize.entryBound(Header.EXCEPTION, exception) + HeaderSize.entryBound(Header.EXCEPTION_MESSAGE, message)
+                + HeaderSize.entryBound(Header.EXCEPTION, exception)
+                + HeaderSize.entryBound(Header.EXCEPTION_MESSAGE, message)
                 + HeaderSize.entryBound(Header.ORIGINAL_EXPIRATION, next.get(Header.ORIGINAL_EXPIRATION.name()))
-                + HeaderSize.entryBound(Header.MESSAGE_ID, next.get(Header.MESSAGE_ID.name())) + HeaderSize.PUBLISH_ID_BYTES;
+                + HeaderSize.entryBound(Header.MESSAGE_ID, next.get(Header.MESSAGE_ID.name()))
+                + HeaderSize.PUBLISH_ID_BYTES;
         if (decision instanceof Decision.Park park) {
             putPark(next, park, at);
             bound += HeaderSize.entryBound(Header.PARK_REASON, next.get(Header.PARK_REASON.name()))

@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
  */
 public final class RetryHeaders {
 
-    // The names of the headers, for code that reads a header table by name: each is its Header's name, spelt there.
-    // The consumer, the console and their tests use them; new code takes the Header itself.
+    // Names of headers, kept for the consumer, the console and their tests, which read a table by name; each is its
+    // Header's name. New code takes the Header itself.
     /** {@link Header#ATTEMPTS}'s name. */
     public static final String ATTEMPTS = Header.ATTEMPTS.name();
     /** {@link Header#FIRST_FAILURE}'s name. */
@@ -50,34 +50,14 @@ public final class RetryHeaders {
     public static final String ORIGINAL_ROUTING_KEY = Header.ORIGINAL_ROUTING_KEY.name();
     /** {@link Header#EXCEPTION}'s name. */
     public static final String EXCEPTION = Header.EXCEPTION.name();
-    /** {@link Header#EXCEPTION_MESSAGE}'s name. */
-    public static final String EXCEPTION_MESSAGE = Header.EXCEPTION_MESSAGE.name();
     /** {@link Header#FAILURES}'s name. */
     public static final String FAILURES = Header.FAILURES.name();
     /** {@link Header#PARK_REASON}'s name. */
     public static final String PARK_REASON = Header.PARK_REASON.name();
-    /** {@link Header#PARK_DETAIL}'s name. */
-    public static final String PARK_DETAIL = Header.PARK_DETAIL.name();
-    /** {@link Header#PARKED_AT}'s name. */
-    public static final String PARKED_AT = Header.PARKED_AT.name();
-    /** {@link Header#REPLAYS}'s name. */
-    public static final String REPLAYS = Header.REPLAYS.name();
     /** {@link Header#ADOPTED_FROM}'s name. */
     public static final String ADOPTED_FROM = Header.ADOPTED_FROM.name();
-    /** {@link Header#REPLAYED_BY}'s name. */
-    public static final String REPLAYED_BY = Header.REPLAYED_BY.name();
-    /** {@link Header#REPLAYED_AT}'s name. */
-    public static final String REPLAYED_AT = Header.REPLAYED_AT.name();
-    /** {@link Header#PUBLISH_ID}'s name. */
-    public static final String PUBLISH_ID = Header.PUBLISH_ID.name();
-    /** {@link Header#ORIGINAL_EXPIRATION}'s name. */
-    public static final String ORIGINAL_EXPIRATION = Header.ORIGINAL_EXPIRATION.name();
-    /** {@link Header#MESSAGE_ID}'s name. */
-    public static final String MESSAGE_ID = Header.MESSAGE_ID.name();
     /** {@link Header#DROPPED_HEADERS}'s name. */
     public static final String DROPPED_HEADERS = Header.DROPPED_HEADERS.name();
-    /** {@link Header#X_DEATH}'s name. */
-    public static final String X_DEATH = Header.X_DEATH.name();
     /** {@link Header#X_DELIVERY_COUNT}'s name. */
     public static final String X_DELIVERY_COUNT = Header.X_DELIVERY_COUNT.name();
     /** {@link Header#X_ACQUIRED_COUNT}'s name. */
@@ -90,7 +70,8 @@ public final class RetryHeaders {
     static final int MAX_HISTORY_LINE = 300;
 
     /** Every header this project writes, by name, which it trusts only on messages that it sent itself. */
-    private static final Set<String> OURS = Header.OURS.stream().map(Header::name).collect(Collectors.toUnmodifiableSet());
+    private static final Set<String> OURS = Header.OURS.stream().map(Header::name)
+            .collect(Collectors.toUnmodifiableSet());
 
     /** Where a delivery came from, which decides whether this project's headers on it are its own. */
     public enum Provenance {
@@ -126,8 +107,8 @@ public final class RetryHeaders {
      * Reads the headers of a message as its consumer received it. This project's headers count only on a message
      * that came back from one of the service's tier queues (the default exchange delivered it, and the broker's
      * latest {@code x-death} entry is an expiry in one of {@code tierQueues}), from a replay (the default
-     * exchange, with {@link Header#REPLAYS}) or from a migration (the default exchange, with {@link Header#ADOPTED_FROM}); on
-     * anything else they are stale copies, read as absent and never written back.
+     * exchange, with {@link Header#REPLAYS}) or from a migration (the default exchange, with
+     * {@link Header#ADOPTED_FROM}); on anything else they are stale copies, read as absent and never written back.
      *
      * @param headers the headers as delivered; read now, so that later changes to the map change nothing
      * @param exchange the exchange that delivered the message
