@@ -45,7 +45,7 @@ final class DeliveryProcessor {
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
                 body);
         context.inFlight.enter();
-        life.held.add(envelope.getDeliveryTag());
+        life.settlements.arrived(envelope.getDeliveryTag());
         return new Delivery(life, envelope, properties, body, headers, delivered, dispatch, context.inFlight);
     }
 
