@@ -71,8 +71,7 @@ class ConsoleApiIT {
     }
 
     private Console start(boolean readOnly) throws IOException {
-        return Console.start(spec, "fast-retries.yml", access, new ConsoleSettings(InetAddress.getLoopbackAddress(), 0,
-                false, readOnly, "tester", 100_000));
+        return Console.start(spec, "fast-retries.yml", access, ConsoleSettings.local(0, readOnly, "tester", 100_000));
     }
 
     @AfterEach

@@ -121,7 +121,7 @@ class ConsoleBrowserIT {
         BrokerAccess access = BrokerAccess.of(List.of(managementUri), List.of(broker.broker().amqpUri(broker.name())),
                 Optional.empty(), Optional.empty());
         return Console.start(spec, "fast-retries.yml", access,
-                new ConsoleSettings(InetAddress.getLoopbackAddress(), 0, false, false, "on-call", 100_000));
+                ConsoleSettings.local(0, false, "on-call", 100_000));
     }
 
     /** 12 messages that timed out calling one host or another, and 3 of another failure. */
