@@ -217,6 +217,8 @@ class ConsoleBrowserIT {
         new Actions(browser).doubleClick(start).perform();
 
         wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 12"));
+        assertThat(browser.findElement(By.id("job-detail")).getText()).startsWith("(by on-call");
+        assertThat(browser.findElement(By.cssSelector("[data-testid=operator]")).getText()).isEqualTo("on-call");
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=group-empty]")));
         screenshot("6-replayed-and-the-group-empty");
         await().atMost(Patience.WAIT).until(() -> handled.size() >= 12);
