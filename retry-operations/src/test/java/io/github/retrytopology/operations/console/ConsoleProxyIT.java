@@ -19,24 +19,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,15 +42,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code X-Remote-User}, as docs/console.md configures it: a replay through the proxy is in the proxy's user's name,
  * whatever the client claims, and a request straight to the console, which names no one, is refused.
  *
- * <p>It needs Debian's {@code nginx}; without it it is skipped, unless {@value #REQUIRED} is set, as
+ * <p>It needs Debian's {@code nginx}; without it it is skipped, unless {@value NginxProxy#REQUIRED} is set, as
  * {@code .ci/run} sets it after installing it.
  */
 class ConsoleProxyIT {
 
-    /** Set to anything to fail instead of skipping when there is no nginx. */
-    static final String REQUIRED = "RETRY_TEST_PROXY_REQUIRED";
-    private static final Path NGINX = Path.of(System.getProperty("console.nginx", "/usr/sbin/nginx"));
-    private static final String HEADER = "X-Remote-User";
+    private static final String HEADER = NginxProxy.HEADER;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -64,21 +56,13 @@ class ConsoleProxyIT {
     private final HttpClient http = HttpClient.newHttpClient();
     private Service orders;
     private Console console;
-    private Process nginx;
-    private Path directory;
+    private NginxProxy nginx;
     private URI proxy;
     private Channel channel;
 
     @BeforeEach
     void start(@TempDir Path directory) throws Exception {
-        boolean installed = Files.isExecutable(NGINX);
-        if (!installed && System.getenv(REQUIRED) != null) {
-            throw new IllegalStateException("no " + NGINX + ", and " + REQUIRED + " is set: install it with apt-get "
-                    + "install nginx");
-        }
-        Assumptions.assumeTrue(installed, "no " + NGINX + " here (Debian's nginx): the test of the console behind a "
-                + "proxy is skipped");
-        this.directory = directory;
+        NginxProxy.assumeInstalled();
         broker.reset();
         RetrySpec spec = broker.inThisVhost(Specs.load(Path.of("../retry-runtime/src/test/resources/specs/fast-retries.yml")));
         orders = spec.service("orders");
@@ -89,16 +73,14 @@ class ConsoleProxyIT {
                 List.of(broker.broker().amqpUri(broker.name())), Optional.empty(), Optional.empty());
         console = Console.start(spec, "fast-retries.yml", access, new ConsoleSettings(InetAddress.getLoopbackAddress(),
                 0, false, false, OperatorSource.header(HEADER), 100_000));
-        proxy = startNginx(console.uri().getPort());
+        nginx = NginxProxy.start(directory, console.uri().getPort(), "alice", "secret");
+        proxy = nginx.uri();
     }
 
     @AfterEach
     void stop() throws Exception {
         if (nginx != null) {
-            nginx.destroy(); // SIGTERM: nginx's fast shutdown
-            if (!nginx.waitFor(10, TimeUnit.SECONDS)) {
-                nginx.destroyForcibly();
-            }
+            nginx.close();
         }
         if (console != null) {
             console.close();
@@ -110,7 +92,7 @@ class ConsoleProxyIT {
         park(3);
         // Mallory, who knows Alice's password only, says she is Bob: the proxy writes over what she says.
         JsonNode session = JSON.readTree(send(asAlice("/api/session").header(HEADER, "bob")
-                .header(HEADER.toLowerCase(java.util.Locale.ROOT), "bob").build()).body());
+                .header(HEADER.toLowerCase(Locale.ROOT), "bob").build()).body());
         String token = session.path("token").asText();
 
         HttpResponse<String> started = send(asAlice("/api/services/orders/replay").header(HEADER, "bob")
@@ -139,7 +121,7 @@ class ConsoleProxyIT {
         HttpResponse<String> noPassword = send(HttpRequest.newBuilder(proxy.resolve("/api/session"))
                 .header(HEADER, "alice").build());
         HttpResponse<String> wrongPassword = send(HttpRequest.newBuilder(proxy.resolve("/api/session"))
-                .header("Authorization", basic("alice", "guess")).header(HEADER, "alice").build());
+                .header("Authorization", NginxProxy.basic("alice", "guess")).header(HEADER, "alice").build());
 
         assertThat(straight.statusCode()).isEqualTo(403);
         assertThat(JSON.readTree(straight.body()).path("error").asText()).isEqualTo("this console serves only "
@@ -159,7 +141,7 @@ class ConsoleProxyIT {
                 .header("Origin", "https://evil.example")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\"p\",\"confirm\":\"orders\"}")).build());
         String folded = raw(proxy.getPort(), "GET /api/session HTTP/1.1\r\nHost: " + proxy.getAuthority() + "\r\n"
-                + "Authorization: " + basic("alice", "secret") + "\r\n" + HEADER + ": bob\r\n mallory\r\n"
+                + "Authorization: " + NginxProxy.basic("alice", "secret") + "\r\n" + HEADER + ": bob\r\n mallory\r\n"
                 + "Connection: close\r\n\r\n");
 
         assertThat(otherSite.statusCode()).isEqualTo(403);
@@ -169,69 +151,8 @@ class ConsoleProxyIT {
         assertThat(channel.messageCount(orders.parkingLot())).isEqualTo(1);
     }
 
-    /** Starts nginx in front of the console, on a free port, configured as docs/console.md shows. */
-    private URI startNginx(int consolePort) throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
-        Files.writeString(directory.resolve("htpasswd"), "alice:{SHA}" + Base64.getEncoder().encodeToString(
-                MessageDigest.getInstance("SHA-1").digest("secret".getBytes(StandardCharsets.UTF_8))) + "\n");
-        String temp = directory.resolve("temp").toString();
-        Files.createDirectories(directory.resolve("temp"));
-        // As root, its workers would otherwise be nobody, who cannot read this directory; as anyone else, ignored.
-        String conf = """
-                user %1$s;
-                worker_processes 1;
-                pid %2$s/nginx.pid;
-                error_log %2$s/error.log info;
-                events { worker_connections 64; }
-                http {
-                    access_log %2$s/access.log;
-                    client_body_temp_path %3$s/body;
-                    proxy_temp_path %3$s/proxy;
-                    fastcgi_temp_path %3$s/fastcgi;
-                    uwsgi_temp_path %3$s/uwsgi;
-                    scgi_temp_path %3$s/scgi;
-                    server {
-                        listen 127.0.0.1:%4$d;
-                        location / {
-                            auth_basic "retry console";
-                            auth_basic_user_file %2$s/htpasswd;
-                            proxy_pass http://127.0.0.1:%5$d;
-                            proxy_set_header X-Remote-User $remote_user;
-                            proxy_set_header X-Forwarded-Host $http_host;
-                            proxy_set_header Authorization "";
-                        }
-                    }
-                }
-                """.formatted(System.getProperty("user.name"), directory, temp, port, consolePort);
-        Path file = directory.resolve("nginx.conf");
-        Files.writeString(file, conf);
-        nginx = new ProcessBuilder(NGINX.toString(), "-p", directory.toString(), "-e",
-                directory.resolve("error.log").toString(), "-c", file.toString(), "-g", "daemon off;")
-                .redirectErrorStream(true).redirectOutput(directory.resolve("nginx.out").toFile()).start();
-        URI uri = URI.create("http://127.0.0.1:" + port + "/");
-        await().atMost(Patience.WAIT).until(() -> {
-            if (!nginx.isAlive()) {
-                throw new IllegalStateException("nginx stopped (" + nginx.exitValue() + "): "
-                        + Files.readString(directory.resolve("nginx.out")) + Files.readString(directory.resolve("error.log")));
-            }
-            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return true;
-            } catch (IOException notYet) {
-                return false;
-            }
-        });
-        return uri;
-    }
-
     private HttpRequest.Builder asAlice(String path) {
-        return HttpRequest.newBuilder(proxy.resolve(path)).header("Authorization", basic("alice", "secret"));
-    }
-
-    private static String basic(String user, String password) {
-        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return HttpRequest.newBuilder(proxy.resolve(path)).header("Authorization", NginxProxy.basic("alice", "secret"));
     }
 
     private HttpResponse<String> send(HttpRequest request) throws Exception {
