@@ -5,6 +5,7 @@ import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delivery, from its arrival until it is answered, exactly once: acknowledged, requeued, or let go because
@@ -20,7 +21,7 @@ final class Delivery {
     final RetryHeaders headers;
     final DeliveryContext context;
     /** The route and handler that take it; null if none does. */
-    final Routes.Dispatch dispatch;
+    final Routes.@Nullable Dispatch dispatch;
     private final InFlight inFlight;
     private final AtomicBoolean answered = new AtomicBoolean();
 

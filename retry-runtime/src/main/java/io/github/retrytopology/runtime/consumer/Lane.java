@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One thread of a service's consumers and the work queued for it: a task runs after those before it, alone, so
@@ -28,7 +29,7 @@ abstract sealed class Lane permits ControlLane, SettlementLane {
     private final Queue<Runnable> batched = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicLong tasksRun = new AtomicLong();
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
 
     Lane(String name) {
         this.name = name;

@@ -9,6 +9,7 @@ import io.github.retrytopology.model.Service;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One consumer's subscription to its service's queue, and the channel life it is made on. The control lane owns
@@ -26,7 +27,7 @@ final class Subscription {
     private final int number;
     private final ChannelConsumer consumer;
 
-    private String tag;
+    private @Nullable String tag;
     private int subscriptions;
     private boolean lost;
     private int failedSubscriptions;
@@ -35,7 +36,7 @@ final class Subscription {
     /** The channel's current life; replaced on the control lane, read by every thread. */
     private volatile ChannelLife life;
     /** The subscription as other threads may read it: its tag and prefetch, or null and 0. */
-    private volatile String subscribedTag;
+    private volatile @Nullable String subscribedTag;
     private volatile int subscribedPrefetch;
     /** When the last delivery arrived, or the consumer subscribed; written by the delivering thread too. */
     private volatile long lastActivity;
@@ -75,7 +76,7 @@ final class Subscription {
      * The tag of a subscription with a prefetch of 1, when the consumers' configured prefetch is larger: the
      * cautious subscription, which goes once the consumers open. Null if there is none.
      */
-    String cautiousTag() {
+    @Nullable String cautiousTag() {
         return subscribedPrefetch == 1 && context.settings.prefetch() > 1 ? subscribedTag : null;
     }
 
