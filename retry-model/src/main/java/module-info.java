@@ -7,6 +7,7 @@
  * <p>The reader and the validator behind {@code load.Specs} are not exported.
  */
 module io.github.retrytopology.model {
+    requires static transitive org.jspecify;
     requires java.compiler; // javax.lang.model.SourceVersion, which knows Java's keywords and identifiers
     requires org.yaml.snakeyaml;
 

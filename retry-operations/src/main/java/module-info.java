@@ -6,6 +6,7 @@
  * runtime's parking-lot client and picocli, which are optional here, as the console needs the runtime.
  */
 module io.github.retrytopology.operations {
+    requires static transitive org.jspecify;
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
     requires com.fasterxml.jackson.databind;

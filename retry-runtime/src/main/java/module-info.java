@@ -7,6 +7,7 @@
  * {@code Jackson3PayloadCodec}, {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
  */
 module io.github.retrytopology.runtime {
+    requires static transitive org.jspecify;
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
     requires org.slf4j;

@@ -2,7 +2,7 @@ package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.runtime.GeneratedTopology;
+import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.runtime.codec.JacksonPayloadCodec;
 import io.github.retrytopology.runtime.codec.Jackson3PayloadCodec;
 import io.github.retrytopology.runtime.codec.PayloadCodec;

@@ -3,7 +3,7 @@ package io.github.retrytopology.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.retrytopology.runtime.GeneratedTopology;
+import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.spring.example.OrdersHandler;
 import io.github.retrytopology.spring.example.RetryTopology;
 import java.io.IOException;

@@ -3,7 +3,6 @@ package io.github.retrytopology.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.rabbitmq.client.AMQP;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,8 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class RetryAutoConfigurationTest {
 
-    private static final AMQP.BasicProperties JSON = new AMQP.BasicProperties.Builder()
-            .contentType("application/json").build();
+    private static final String JSON = "application/json";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RabbitAutoConfiguration.class, RetryAutoConfiguration.class,

@@ -14,7 +14,7 @@ import java.util.Map;
  * format (every object names its vhost, and the vhost is declared) or the per-vhost one (no vhost at all). No
  * users, passwords or permissions: those are the operators' business.
  */
-public final class DefinitionsJson {
+final class DefinitionsJson {
 
     static final String TEMPLATE = "definitions.json.ftl";
 

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The variables of {@code handler.java.ftl}: the handler interface of one service. */
-public final class HandlerSource {
+final class HandlerSource {
 
     static final String TEMPLATE = "handler.java.ftl";
 

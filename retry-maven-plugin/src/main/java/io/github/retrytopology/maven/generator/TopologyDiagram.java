@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * flowchart in Markdown, with a table of the services beside it. Every label is escaped here; the template
  * only places them.
  */
-public final class TopologyDiagram {
+final class TopologyDiagram {
 
     static final String TEMPLATE = "topology.md.ftl";
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * code that finds the generated handler interfaces at run time. Its path is unique to the spec's package, so the
  * resources of several specs in one jar do not overwrite one another.
  */
-public final class TopologyResource {
+final class TopologyResource {
 
     static final String TEMPLATE = "topology.properties.ftl";
 

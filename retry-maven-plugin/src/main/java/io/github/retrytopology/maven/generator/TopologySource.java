@@ -19,7 +19,7 @@ import java.util.List;
  * Every method and class thus stays small whatever the spec: the initializer holds one call per service, and
  * the text is cut into pieces that each fit a class file's constant.
  */
-public final class TopologySource {
+final class TopologySource {
 
     static final String TEMPLATE = "topology.java.ftl";
 

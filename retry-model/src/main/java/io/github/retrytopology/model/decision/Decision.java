@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * What follows a delivery's {@link Result}: acknowledge it, retry it after a delay (through a tier queue or the
- * broker's delayed retry), or park it. Only {@link RetryPolicy#decide} makes one.
+ * broker's delayed retry), or park it. Only {@link RetryPolicy} makes one.
  */
 public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, Decision.Requeue, Decision.Park {
 
@@ -33,10 +33,12 @@ public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, D
     }
 
     /**
-     * Retry through the broker's delayed retry: reject the delivery with requeue, and the broker holds it back for
-     * {@code delay} before delivering it again, counting the attempt itself.
+     * Back to its queue as a failed delivery: reject it with requeue, which the broker counts as an attempt. For a
+     * retry the broker delays ({@link RetryPolicy#decide}), the broker holds it back for {@code delay}; for a
+     * failure outside the handler ({@link RetryPolicy#failedOutsideHandler}), the consumer holds it for
+     * {@code delay} before the reject.
      *
-     * @param delay how long the broker holds it back
+     * @param delay how long it waits before it is delivered again
      */
     record Requeue(Duration delay) implements Decision {
         public Requeue {

@@ -20,6 +20,10 @@ import java.util.Set;
  */
 public final class RetryPolicy {
 
+    /** The first and the longest hold-back of a delivery that failed outside its handler. */
+    private static final Duration FIRST_HOLD_BACK = Duration.ofMillis(100);
+    private static final Duration LAST_HOLD_BACK = Duration.ofSeconds(5);
+
     /** More wait queues than this per service is a mistake, not a design. */
     public static final int MAX_TIERS = 50;
 
@@ -181,6 +185,38 @@ public final class RetryPolicy {
             return new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt " + attempt + " of " + maxAttempts + " failed");
         }
         return retries.get(Math.min(attempt, retries.size()) - 1);
+    }
+
+    /**
+     * Decides what follows a delivery that failed outside its handler, in the consumer's own code: it goes back
+     * to its queue as a failed delivery, which every version of RabbitMQ counts toward a quorum queue's delivery
+     * limit, once the consumer has held it for the decision's delay. The delay doubles while such failures follow
+     * each other, from 100 ms to 5 s, so that a consumer that fails every delivery neither spins nor brings a
+     * message back for ever: the broker's delivery limit parks it in the end.
+     *
+     * @param inARow how many deliveries in a row failed so, this one included, from 1
+     * @throws IllegalArgumentException if {@code inARow} is below 1
+     */
+    public Decision.Requeue failedOutsideHandler(int inARow) {
+        if (inARow < 1) {
+            throw new IllegalArgumentException("failures in a row are counted from 1, got " + inARow);
+        }
+        int doublings = Math.min(inARow - 1, 6);
+        Duration pause = FIRST_HOLD_BACK.multipliedBy(1L << doublings);
+        return new Decision.Requeue(pause.compareTo(LAST_HOLD_BACK) > 0 ? LAST_HOLD_BACK : pause);
+    }
+
+    /**
+     * Decides what follows a failed delivery whose retry or park no frame can carry, because its publisher's own
+     * headers leave no room for the failure's: park it, with as many of its publisher's headers as fit.
+     *
+     * @param why what made it too large, for the parked message's headers and the logs
+     * @param droppedHeader the header that names the publisher's headers left out
+     */
+    public Decision.Park unpublishable(String why, String droppedHeader) {
+        requireNonNull(why, "why");
+        return new Decision.Park(ParkReason.UNPUBLISHABLE, "no republish of it fits the connection's frame (" + why
+                + "): its publisher's largest headers were dropped, as " + droppedHeader + " says");
     }
 
     /** Returns the listed name that makes this failure non-retryable, if any. */

@@ -206,4 +206,23 @@ class RetryPolicyTest {
                 .hasMessageContaining("cannot wait [10s, 1m, 10m]; the nearest it can is [10s, 20s, 30s]");
         assertThat(new RetryPolicy(1, Backoff.none(), List.of(), DelayBackend.BROKER).brokerDelay()).isEmpty();
     }
+
+    @Test
+    void holdsBackFailuresOutsideTheHandlerLongerWhileTheyFollowEachOther() {
+        assertThat(policy.failedOutsideHandler(1)).isEqualTo(new Decision.Requeue(java.time.Duration.ofMillis(100)));
+        assertThat(policy.failedOutsideHandler(2)).isEqualTo(new Decision.Requeue(java.time.Duration.ofMillis(200)));
+        assertThat(policy.failedOutsideHandler(6)).isEqualTo(new Decision.Requeue(java.time.Duration.ofMillis(3_200)));
+        assertThat(policy.failedOutsideHandler(7)).isEqualTo(new Decision.Requeue(ofSeconds(5)));
+        assertThat(policy.failedOutsideHandler(1_000)).isEqualTo(new Decision.Requeue(ofSeconds(5)));
+        assertThatThrownBy(() -> policy.failedOutsideHandler(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("failures in a row are counted from 1, got 0");
+    }
+
+    @Test
+    void parksWhatNoFrameCanCarryAsUnpublishable() {
+        assertThat(policy.unpublishable("its headers take 200000 bytes", "retry-dropped-headers")).isEqualTo(
+                new Decision.Park(ParkReason.UNPUBLISHABLE, "no republish of it fits the connection's frame (its "
+                        + "headers take 200000 bytes): its publisher's largest headers were dropped, as "
+                        + "retry-dropped-headers says"));
+    }
 }

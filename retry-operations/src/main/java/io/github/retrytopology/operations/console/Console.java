@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>It is served by the JDK's own HTTP server: a console for one person on call answers a few requests a second,
  * which needs no more, and the command line's jar stays free of a web stack. It has no login of its own, so it
- * listens on the loopback address unless told otherwise; pages must send a token of this process with every action,
- * which another site's page cannot read, and requests must name this host, which defeats DNS rebinding.
+ * listens on the loopback address unless told otherwise, and elsewhere only behind an authenticating proxy that names
+ * each request's user in a header ({@link OperatorSource.ProxyHeader}); pages must send a token of this process and
+ * operator with every action, which another site's page cannot read, and requests must name this host, which defeats
+ * DNS rebinding.
  */
 public final class Console implements AutoCloseable {
 
@@ -79,10 +80,10 @@ public final class Console implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        byte[] token = new byte[32];
-        new SecureRandom().nextBytes(token);
-        ConsoleApi api = new ConsoleApi(spec, specName, settings, HexFormat.of().formatHex(token), amqp, overview, jobs,
-                clock, server.getAddress().getPort());
+        RequestGuard guard = new RequestGuard(settings, new SessionTokens(new SecureRandom()),
+                server.getAddress().getPort());
+        ConsoleApi api = new ConsoleApi(spec, specName, settings, guard, overview, jobs,
+                new ParkingLotResource(spec, specName, settings, amqp, jobs, clock));
         server.createContext("/", api);
         server.setExecutor(threads);
         server.start();

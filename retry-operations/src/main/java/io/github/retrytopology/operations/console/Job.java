@@ -23,6 +23,7 @@ final class Job {
     private final String fingerprint;
     private final Kind kind;
     private final String service;
+    private final String operator;
     private final Long expected;
     private final Double rate;
     private final Instant startedAt;
@@ -34,13 +35,14 @@ final class Job {
     private Instant finishedAt;
     private String error;
 
-    Job(String id, String requestId, String fingerprint, Kind kind, String service, Long expected, Double rate,
-            Instant startedAt) {
+    Job(String id, String requestId, String fingerprint, Kind kind, String service, String operator, Long expected,
+            Double rate, Instant startedAt) {
         this.id = id;
         this.requestId = requestId;
         this.fingerprint = fingerprint;
         this.kind = kind;
         this.service = service;
+        this.operator = operator;
         this.expected = expected;
         this.rate = rate;
         this.startedAt = startedAt;
@@ -92,17 +94,18 @@ final class Job {
     /** The job as its page reads it. */
     synchronized View view() {
         String state = finishedAt == null ? "running" : error == null ? "done" : "failed";
-        return new View(id, kind.id(), service, state, expected, scanned, matched, replayed, twinsDropped, purged, rate,
-                startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), error);
+        return new View(id, kind.id(), service, operator, state, expected, scanned, matched, replayed, twinsDropped,
+                purged, rate, startedAt.toString(), finishedAt == null ? null : finishedAt.toString(), error);
     }
 
     /**
+     * @param operator who started it: the console's {@code --as} name, or the user its proxy named
      * @param expected how many messages it should replay, as its page counted them; null if not known
      * @param purged how many messages a purge deleted; null until it has
      * @param rate the most messages a second a replay sends
      */
-    record View(String id, String kind, String service, String state, Long expected, int scanned, int matched,
-            int replayed, int twinsDropped, Long purged, Double rate, String startedAt, String finishedAt,
+    record View(String id, String kind, String service, String operator, String state, Long expected, int scanned,
+            int matched, int replayed, int twinsDropped, Long purged, Double rate, String startedAt, String finishedAt,
             String error) {
     }
 }

@@ -58,11 +58,12 @@ final class Jobs implements AutoCloseable {
     /**
      * Starts a job, or returns the one that this request id started before.
      *
-     * @param fingerprint what the request asked, to tell a request sent again from another that reuses its id
+     * @param fingerprint what the request asked and who, to tell a request sent again from another that reuses its id
+     * @param operator who asked, as the job's page and the log name them
      * @throws ConsoleException 409 if the id came with another request, or a job of this parking lot runs
      */
-    synchronized Submitted submit(String requestId, String fingerprint, Job.Kind kind, String service, Long expected,
-            Double rate, Work work) {
+    synchronized Submitted submit(String requestId, String fingerprint, Job.Kind kind, String service, String operator,
+            Long expected, Double rate, Work work) {
         Job seen = byRequest.get(requestId);
         if (seen != null) {
             if (!seen.fingerprint().equals(fingerprint)) {
@@ -76,7 +77,7 @@ final class Jobs implements AutoCloseable {
             throw ConsoleException.conflict("a " + busy.kind().id() + " of " + service + "'s parking lot is running ("
                     + "job " + busy.id() + "); wait until it ends");
         }
-        Job job = new Job(UUID.randomUUID().toString(), requestId, fingerprint, kind, service, expected, rate,
+        Job job = new Job(UUID.randomUUID().toString(), requestId, fingerprint, kind, service, operator, expected, rate,
                 clock.instant());
         byId.put(job.id(), job);
         byRequest.put(requestId, job);

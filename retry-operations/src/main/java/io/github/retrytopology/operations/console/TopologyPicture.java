@@ -20,7 +20,7 @@ import java.util.List;
  * metrics at hand, a text's width is estimated from its length. Every text comes from a user's YAML and is
  * escaped. The document grows linearly with the spec: 200 services or 50 tiers make a large picture, not a slow one.
  */
-public final class TopologyPicture {
+final class TopologyPicture {
 
     private static final String SVG_NAMESPACE = "http://www.w3.org/2000/svg";
     private static final double CHAR_WIDTH = 7.2;

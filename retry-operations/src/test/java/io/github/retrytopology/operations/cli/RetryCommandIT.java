@@ -185,6 +185,19 @@ class RetryCommandIT {
         Result remote = run("--uri", uri, "--spec", SPEC.toString(), "console", "--bind", "0.0.0.0", "--port", "0");
         assertThat(remote.exitCode()).isEqualTo(1);
         assertThat(remote.err()).contains("would listen on 0.0.0.0, which other machines may reach", "--allow-remote");
+        Result anonymous = run("--uri", uri, "--spec", SPEC.toString(), "console", "--bind", "0.0.0.0", "--port", "0",
+                "--allow-remote");
+        assertThat(anonymous.exitCode()).isEqualTo(1);
+        assertThat(anonymous.err()).contains("--allow-remote needs --operator-header");
+        Result both = run("--uri", uri, "--spec", SPEC.toString(), "console", "--port", "0",
+                "--operator-header", "X-Remote-User", "--as", "alice");
+        assertThat(both.exitCode()).isEqualTo(1);
+        assertThat(both.err()).contains("--as and --operator-header both say who acts");
+        Result badHeader = run("--uri", uri, "--spec", SPEC.toString(), "console", "--port", "0",
+                "--operator-header", "Authorization");
+        assertThat(badHeader.exitCode()).isEqualTo(1);
+        assertThat(badHeader.err()).contains("--operator-header Authorization is a header that browsers, the console "
+                + "or credentials use");
     }
 
     @Test

@@ -30,6 +30,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
@@ -121,7 +122,7 @@ class ConsoleBrowserIT {
         BrokerAccess access = BrokerAccess.of(List.of(managementUri), List.of(broker.broker().amqpUri(broker.name())),
                 Optional.empty(), Optional.empty());
         return Console.start(spec, "fast-retries.yml", access,
-                new ConsoleSettings(InetAddress.getLoopbackAddress(), 0, false, false, "on-call", 100_000));
+                ConsoleSettings.local(0, false, "on-call", 100_000));
     }
 
     /** 12 messages that timed out calling one host or another, and 3 of another failure. */
@@ -217,6 +218,8 @@ class ConsoleBrowserIT {
         new Actions(browser).doubleClick(start).perform();
 
         wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 12"));
+        assertThat(browser.findElement(By.id("job-detail")).getText()).startsWith("(by on-call");
+        assertThat(browser.findElement(By.cssSelector("[data-testid=operator]")).getText()).isEqualTo("on-call");
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[data-testid=group-empty]")));
         screenshot("6-replayed-and-the-group-empty");
         await().atMost(Patience.WAIT).until(() -> handled.size() >= 12);
@@ -268,6 +271,43 @@ class ConsoleBrowserIT {
             wait.until(ExpectedConditions.attributeToBe(drift, "data-state", "in-sync"));
             assertThat(state.getText()).isEqualTo("in sync");
             screenshot("0-drift-in-sync");
+        }
+    }
+
+    @Test
+    void throughAnAuthenticatingProxyShowsItsUserAndReplaysInTheirName(@TempDir Path directory) throws Exception {
+        NginxProxy.assumeInstalled();
+        console.close();
+        BrokerAccess access = BrokerAccess.of(List.of(broker.broker().managementUri().toString()),
+                List.of(broker.broker().amqpUri(broker.name())), Optional.empty(), Optional.empty());
+        console = Console.start(spec, "fast-retries.yml", access, new ConsoleSettings(InetAddress.getLoopbackAddress(),
+                0, false, false, OperatorSource.header(NginxProxy.HEADER), 100_000));
+        try (NginxProxy proxy = NginxProxy.start(directory, console.uri().getPort(), "alice", "secret")) {
+            // The browser logs in, and claims to be someone else besides: the proxy writes over that.
+            ChromeDriver chrome = (ChromeDriver) browser;
+            chrome.executeCdpCommand("Network.enable", Map.of());
+            chrome.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of(
+                    "Authorization", NginxProxy.basic("alice", "secret"), NginxProxy.HEADER, "mallory")));
+            browser.get(proxy.uri().toString());
+            WebDriverWait wait = new WebDriverWait(browser, Patience.WAIT);
+            wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=operator]"), "alice"));
+            browser.findElement(By.cssSelector("[data-testid=service-orders] a")).click();
+            WebElement locked = wait.until(driver -> groupRow("order # is locked"));
+            locked.findElement(By.cssSelector("[data-testid=group-link]")).click();
+            wait.until(ExpectedConditions.elementToBeClickable(By.id("replay-group"))).click();
+            WebElement rate = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("replay-rate")));
+            rate.clear();
+            rate.sendKeys("50");
+            browser.findElement(By.id("replay-start")).click();
+
+            wait.until(ExpectedConditions.textToBe(By.cssSelector("[data-testid=job-status]"), "done: replayed 3"));
+            screenshot("8-replayed-behind-a-proxy");
+            assertThat(browser.findElement(By.id("job-detail")).getText()).startsWith("(by alice");
+            assertThat(browser.findElement(By.cssSelector("[data-testid=operator]")).getAttribute("title"))
+                    .isEqualTo("replays and purges are recorded as alice, from the proxy's X-Remote-User header");
+            await().atMost(Patience.WAIT).until(() -> handled.size() >= 3);
+            assertThat(browser.manage().logs().get(LogType.BROWSER).getAll()).extracting(LogEntry::getMessage)
+                    .noneMatch(message -> message.contains("Content Security Policy") || message.contains("Uncaught"));
         }
     }
 

@@ -1,6 +1,6 @@
 package io.github.retrytopology.runtime.codec;
 
-import com.rabbitmq.client.AMQP;
+import org.jspecify.annotations.Nullable;
 
 /** The body as it is. */
 final class BytesCodec implements PayloadCodec {
@@ -13,7 +13,7 @@ final class BytesCodec implements PayloadCodec {
     }
 
     @Override
-    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+    public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
         return type.cast(body.clone());
     }
 }

@@ -2,10 +2,10 @@ package io.github.retrytopology.runtime.codec;
 
 import static java.util.Objects.requireNonNull;
 
-import com.rabbitmq.client.AMQP;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.ObjectMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JSON bodies into any type, with Jackson 3 ({@code tools.jackson}), the Jackson of Spring Boot 4. It reports as
@@ -34,7 +34,7 @@ public final class Jackson3PayloadCodec implements PayloadCodec {
     }
 
     @Override
-    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+    public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
         try {
             return mapper.readValue(body, type);
         } catch (DatabindException e) {

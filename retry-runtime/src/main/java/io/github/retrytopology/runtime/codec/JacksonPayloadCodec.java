@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.rabbitmq.client.AMQP;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JSON bodies into any type, with Jackson. A body that is not JSON is "invalid JSON"; JSON that does not fit the
@@ -34,7 +34,7 @@ public final class JacksonPayloadCodec implements PayloadCodec {
     }
 
     @Override
-    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+    public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
         try {
             return mapper.readValue(body, type);
         } catch (JsonMappingException e) {

@@ -1,6 +1,7 @@
 package io.github.retrytopology.runtime.codec;
 
-import com.rabbitmq.client.AMQP;
+import org.jspecify.annotations.Nullable;
+
 
 /**
  * Decodes message bodies into the payload types that handlers declare.
@@ -16,9 +17,11 @@ public interface PayloadCodec {
     /**
      * Decodes a body.
      *
+     * @param contentType the message's content type, such as {@code text/plain; charset=ISO-8859-1}; null if it
+     *     has none
      * @throws UndecodablePayloadException if the body is not a valid {@code type}
      */
-    <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties);
+    <T> T decode(byte[] body, Class<T> type, @Nullable String contentType);
 
     /** The codec for {@code byte[]} (the body as it is) and {@code String} (see {@link TextCodec}). */
     static PayloadCodec builtIn() {
@@ -35,8 +38,8 @@ public interface PayloadCodec {
             }
 
             @Override
-            public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
-                return first.canDecode(type) ? first.decode(body, type, properties) : next.decode(body, type, properties);
+            public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
+                return first.canDecode(type) ? first.decode(body, type, contentType) : next.decode(body, type, contentType);
             }
         };
     }

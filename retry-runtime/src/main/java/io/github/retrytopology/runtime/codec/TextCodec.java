@@ -1,6 +1,5 @@
 package io.github.retrytopology.runtime.codec;
 
-import com.rabbitmq.client.AMQP;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -11,6 +10,7 @@ import java.nio.charset.UnsupportedCharsetException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Text in the charset the content type names ({@code text/plain; charset=ISO-8859-1}), UTF-8 when it names
@@ -28,8 +28,8 @@ final class TextCodec implements PayloadCodec {
     }
 
     @Override
-    public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
-        Charset charset = charset(properties.getContentType());
+    public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
+        Charset charset = charset(contentType);
         try {
             String text = charset.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -42,7 +42,7 @@ final class TextCodec implements PayloadCodec {
         }
     }
 
-    private static Charset charset(String contentType) {
+    private static Charset charset(@Nullable String contentType) {
         if (contentType == null) {
             return StandardCharsets.UTF_8;
         }

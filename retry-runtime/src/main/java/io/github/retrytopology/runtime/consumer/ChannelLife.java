@@ -22,11 +22,8 @@ final class ChannelLife {
     final Channel channel;
     /** The client's callbacks of the channel, which a subscription of this life hands its deliveries to. */
     final Consumer callbacks;
-    /**
-     * Its deliveries not answered yet, which the broker counts against the consumer's prefetch; settled
-     * republishes are acknowledged together below them.
-     */
-    final Held held = new Held();
+    /** The answers to its deliveries, and those not answered yet. */
+    final Settlements settlements;
     final Republisher republisher;
     /** The most bytes the headers of a republish may take, to fit the connection's frame on its way back too. */
     final int maxHeaderBytes;
@@ -40,6 +37,7 @@ final class ChannelLife {
         this.tagFloor = tagFloor;
         int frameMax = channel.getConnection().getFrameMax();
         this.maxHeaderBytes = (frameMax == 0 ? FRAME_MAX_WHEN_UNLIMITED : frameMax) - OTHER_PROPERTIES;
+        this.settlements = new Settlements(channel, context.settlement);
         this.republisher = new Republisher(this, context);
     }
 

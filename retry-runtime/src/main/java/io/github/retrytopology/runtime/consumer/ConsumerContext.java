@@ -3,6 +3,7 @@ package io.github.retrytopology.runtime.consumer;
 import com.rabbitmq.client.Connection;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the consumers of one service share while they run: their settings, their connection, their two lanes, and
@@ -14,19 +15,13 @@ final class ConsumerContext {
 
     final ConsumerSettings settings;
     final Connection connection;
-    /**
-     * The subscriptions' lane: it subscribes, cancels, opens channels and asks the broker how its queue is, and so
-     * may wait on the broker. Only it writes a consumer's subscription.
-     */
-    final Lane control;
-    /**
-     * The settlements' lane: it acknowledges deliveries once their republish is confirmed, sends again what the
-     * broker refused, and tells listeners; it never waits on a broker round trip.
-     */
-    final Lane acks;
+    final ControlLane control;
+    final SettlementLane settlement;
+    /** When to look for republishes the broker has not confirmed in time. */
+    final ConfirmDeadlines confirmDeadlines;
     final Admission admission;
     final InFlight inFlight;
-    /** The acks lane's alone. */
+    /** The settlement lane's alone. */
     final Refusals refusals;
     /** Written by the client's connection thread, as the broker blocks and unblocks the connection. */
     private volatile boolean blocked;
@@ -40,9 +35,10 @@ final class ConsumerContext {
     ConsumerContext(ConsumerSettings settings, Connection connection) {
         this.settings = settings;
         this.connection = connection;
-        String name = "retry-" + settings.service().name();
-        this.control = new Lane(name + "-control");
-        this.acks = new Lane(name + "-acks");
+        this.control = new ControlLane(settings.service().name());
+        this.settlement = new SettlementLane(settings.service().name());
+        long confirmPeriod = Math.max(5, Math.min(100, settings.confirmTimeout().toMillis() / 4));
+        this.confirmDeadlines = new ConfirmDeadlines(settlement, TimeUnit.MILLISECONDS.toNanos(confirmPeriod));
         this.admission = new Admission(Math.min(settings.prefetch() * settings.consumers(), RetryingConsumer.CAUTIOUS_RUN));
         this.inFlight = new InFlight(settings.ticker());
         this.refusals = new Refusals(settings.service().name(), settings.ticker(), REPORT_PERIOD);

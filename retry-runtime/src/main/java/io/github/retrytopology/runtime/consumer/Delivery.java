@@ -1,14 +1,11 @@
 package io.github.retrytopology.runtime.consumer;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delivery, from its arrival until it is answered, exactly once: acknowledged, requeued, or let go because
@@ -17,8 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Delivery {
 
-    private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
-
     final ChannelLife life;
     final Envelope envelope;
     final AMQP.BasicProperties properties;
@@ -26,7 +21,7 @@ final class Delivery {
     final RetryHeaders headers;
     final DeliveryContext context;
     /** The route and handler that take it; null if none does. */
-    final Routes.Dispatch dispatch;
+    final Routes.@Nullable Dispatch dispatch;
     private final InFlight inFlight;
     private final AtomicBoolean answered = new AtomicBoolean();
 
@@ -57,7 +52,7 @@ final class Delivery {
 
     /** Acknowledges the delivery; returns whether the broker was told. */
     boolean ack() {
-        return answer(Answer.ACK);
+        return answer(Settlements.Answer.ACK);
     }
 
     /**
@@ -66,7 +61,7 @@ final class Delivery {
      * return). Returns whether the broker was told.
      */
     boolean requeue() {
-        return answer(Answer.REQUEUE);
+        return answer(Settlements.Answer.REQUEUE);
     }
 
     /**
@@ -75,7 +70,7 @@ final class Delivery {
      * RabbitMQ 4.3. Returns whether the broker was told.
      */
     boolean reject() {
-        return answer(Answer.REJECT);
+        return answer(Settlements.Answer.REJECT);
     }
 
     /**
@@ -83,10 +78,8 @@ final class Delivery {
      * for a message that cannot be republished at all. Returns whether the broker was told.
      */
     boolean deadLetter() {
-        return answer(Answer.DEAD_LETTER);
+        return answer(Settlements.Answer.DEAD_LETTER);
     }
-
-    private enum Answer { ACK, REQUEUE, REJECT, DEAD_LETTER }
 
     /** Lets the delivery go unanswered: its channel has closed, and the broker has requeued it already. */
     void abandon() {
@@ -94,73 +87,34 @@ final class Delivery {
         finish();
     }
 
-    private boolean answer(Answer answer) {
+    private boolean answer(Settlements.Answer answer) {
         claim();
         try {
-            if (!live()) {
-                return false;
-            }
-            switch (answer) {
-                case ACK -> life.channel.basicAck(envelope.getDeliveryTag(), false);
-                case REQUEUE -> life.channel.basicNack(envelope.getDeliveryTag(), false, true);
-                case REJECT -> life.channel.basicReject(envelope.getDeliveryTag(), true);
-                case DEAD_LETTER -> life.channel.basicReject(envelope.getDeliveryTag(), false);
-            }
-            return true;
-        } catch (IOException | AlreadyClosedException e) {
-            log.debug("Could not answer {}; its channel closed and the broker requeues it", this, e);
-            return false;
+            return live() && life.settlements.answer(envelope.getDeliveryTag(), answer);
         } finally {
             finish();
         }
     }
 
     /**
-     * Acknowledges deliveries of one channel life in as few frames as it can: those below every delivery of the
-     * life still unanswered in one acknowledgement with {@code multiple} set, any others one by one. Returns, for
-     * each, whether the broker was told. Only the acks lane calls it (see {@link Held}).
+     * Acknowledges deliveries of one channel life in as few frames as it can (see {@link Settlements}). Returns,
+     * for each, whether the broker was told. On the settlement lane only.
      */
     static boolean[] ackAll(ChannelLife life, List<Delivery> deliveries) {
-        boolean[] told = new boolean[deliveries.size()];
         deliveries.forEach(Delivery::claim);
         try {
             if (life.isEnded()) {
-                return told;
+                return new boolean[deliveries.size()];
             }
-            deliveries.forEach(delivery -> life.held.release(delivery.envelope.getDeliveryTag()));
-            long lowest = life.held.lowest();
-            long highest = 0;
-            int together = 0;
-            for (Delivery delivery : deliveries) {
-                long tag = delivery.envelope.getDeliveryTag();
-                if (tag < lowest) {
-                    highest = Math.max(highest, tag);
-                    together++;
-                }
-            }
-            if (together > 1) {
-                life.channel.basicAck(highest, true);
-                for (int i = 0; i < told.length; i++) {
-                    told[i] = deliveries.get(i).envelope.getDeliveryTag() < lowest;
-                }
-            }
-            for (int i = 0; i < told.length; i++) {
-                if (!told[i]) {
-                    life.channel.basicAck(deliveries.get(i).envelope.getDeliveryTag(), false);
-                    told[i] = true;
-                }
-            }
-        } catch (IOException | AlreadyClosedException e) {
-            log.debug("Could not acknowledge {} deliveries; their channel closed and the broker requeues them",
-                    deliveries.size(), e);
+            return life.settlements.acknowledgeTogether(
+                    deliveries.stream().map(delivery -> delivery.envelope.getDeliveryTag()).toList());
         } finally {
             deliveries.forEach(Delivery::finish);
         }
-        return told;
     }
 
     private void finish() {
-        life.held.release(envelope.getDeliveryTag());
+        life.settlements.release(envelope.getDeliveryTag());
         inFlight.exit();
     }
 

@@ -2,6 +2,7 @@ package io.github.retrytopology.runtime.consumer;
 
 import io.github.retrytopology.model.decision.Decision;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches each delivery as it is handled, on the thread that handles it: for spans a handler's own work belongs
@@ -28,7 +29,7 @@ public interface DeliveryObserver {
          * @param outcome what happens to the message
          * @param failure what the handler threw; null if it returned
          */
-        void finished(Outcome outcome, Throwable failure);
+        void finished(Outcome outcome, @Nullable Throwable failure);
     }
 
     /**
@@ -37,7 +38,7 @@ public interface DeliveryObserver {
      *
      * @param decision the retry or park, or the acknowledgement of a success; null for a requeue
      */
-    record Outcome(Kind kind, Decision decision) {
+    record Outcome(Kind kind, @Nullable Decision decision) {
 
         /** The handler returned: the message is acknowledged. */
         public static final Outcome SUCCESS = new Outcome(Kind.SUCCESS, Decision.ACKNOWLEDGE);

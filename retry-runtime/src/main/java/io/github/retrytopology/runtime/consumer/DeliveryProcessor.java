@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Handles deliveries to their end, on the thread that dispatched them: runs the handler, tells the model what came
@@ -45,7 +46,7 @@ final class DeliveryProcessor {
                 Optional.ofNullable(properties.getExpiration()).or(headers::originalExpiration).orElse(null),
                 body);
         context.inFlight.enter();
-        life.held.add(envelope.getDeliveryTag());
+        life.settlements.arrived(envelope.getDeliveryTag());
         return new Delivery(life, envelope, properties, body, headers, delivered, dispatch, context.inFlight);
     }
 
@@ -63,8 +64,8 @@ final class DeliveryProcessor {
         crossCheck(delivery);
         DeliveryObserver.Observation observation = settings.listeners().observe(delivered);
         DeliveryObserver.Outcome outcome = DeliveryObserver.Outcome.REQUEUED;
-        Throwable failure = null;
-        Decision decision = null;
+        @Nullable Throwable failure = null;
+        @Nullable Decision decision = null;
         try {
             Result result = run(delivery);
             failure = result.failure();
@@ -117,7 +118,7 @@ final class DeliveryProcessor {
         }
     }
 
-    private void republish(Delivery delivery, Decision decision, Throwable failure) {
+    private void republish(Delivery delivery, Decision decision, @Nullable Throwable failure) {
         String queue = decision instanceof Decision.Retry retry ? settings.tier(retry.tier()).queue()
                 : settings.service().parkingLot();
         Map<String, Object> headers = failure == null

@@ -1,5 +1,7 @@
 package io.github.retrytopology.runtime.consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The thread running a handler of one consumer, if one is, so that a stop that times out can interrupt it. The
  * handlers run on the client's pooled threads, which go on to run other services' handlers: the interrupt is sent,
@@ -8,7 +10,7 @@ package io.github.retrytopology.runtime.consumer;
  */
 final class HandlerSlot {
 
-    private Thread running;
+    private @Nullable Thread running;
     private boolean interrupted;
 
     /** The calling thread starts a handler. */

@@ -3,14 +3,10 @@ package io.github.retrytopology.runtime.consumer;
 import java.util.Arrays;
 
 /**
- * The deliveries of one channel life not answered yet, by delivery tag, so that one acknowledgement with
- * {@code multiple} set can answer many: it covers every unanswered delivery of the channel at or below its tag,
- * so it goes out only below the {@linkplain #lowest() lowest} tag held. Tags of the channel's earlier lives, and
- * deliveries the client dropped when a connection was lost, are not outstanding on the channel, and not held.
- *
- * <p>A delivery is let go once its answer has gone to the broker; those that go out together, by the thread that
- * sends them, before it does. Only that thread sends acknowledgements with {@code multiple} set, so that none
- * covers a delivery answered on its own later, which the broker would refuse.
+ * The delivery tags of one channel life not answered yet, in order, and the lowest of them: below it, one
+ * acknowledgement with {@code multiple} set covers only deliveries that are being answered together (see
+ * {@link Settlements}, which holds it). Tags of the channel's earlier lives, and deliveries the client dropped when
+ * a connection was lost, are not outstanding on the channel, and not held.
  */
 final class Held {
 
@@ -48,7 +44,7 @@ final class Held {
         size++;
     }
 
-    /** Lets a delivery go: it is answered, or is being, by the thread that sends acknowledgements together. */
+    /** Lets a delivery go: it is answered, or is being. */
     synchronized void release(long tag) {
         int index = find(tag);
         if (index < 0) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The listeners and observers of one service's consumers. Each hears every event in the order it was added, on
@@ -43,7 +44,7 @@ final class Listeners {
     }
 
     /** Tells an observation the outcome of its delivery. */
-    void finish(DeliveryObserver.Observation observation, DeliveryObserver.Outcome outcome, Throwable failure) {
+    void finish(DeliveryObserver.Observation observation, DeliveryObserver.Outcome outcome, @Nullable Throwable failure) {
         try {
             observation.finished(outcome, failure);
         } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The sends of one channel's life that the broker has not confirmed yet, by publish sequence number. The
@@ -20,7 +21,7 @@ final class PendingPublishes {
         final Republish republish;
         final long sequence;
         volatile long deadline;
-        volatile String returned;
+        volatile @Nullable String returned;
 
         Send(Republish republish, long sequence, long deadline) {
             this.republish = republish;
@@ -29,7 +30,7 @@ final class PendingPublishes {
         }
 
         /** Why the broker did not take it, if it returned it; its confirm follows the return. */
-        String returned() {
+        @Nullable String returned() {
             return returned;
         }
     }
@@ -40,7 +41,7 @@ final class PendingPublishes {
     }
 
     /** Takes out a send that never went out, or whose channel closed. */
-    synchronized Send remove(long sequence) {
+    synchronized @Nullable Send remove(long sequence) {
         return bySequence.remove(sequence);
     }
 

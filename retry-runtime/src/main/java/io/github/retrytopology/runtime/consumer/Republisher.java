@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * against it.
  *
  * <p>Its first send comes from the handler's thread; confirms, refusals and returns from the client's connection
- * thread, which only hands them over; everything that follows runs on the acks lane.
+ * thread, which only hands them over; everything that follows runs on the settlement lane, which sends again
+ * only while the broker does not block the connection: a send on a blocked connection waits until it is freed.
  */
 final class Republisher {
 
@@ -38,15 +39,32 @@ final class Republisher {
         this.context = context;
     }
 
-    /** Sends a republish for the first time, or again; on the handler's thread, or the acks lane after a back-off. */
+    /** Sends a republish for the first time: on the handler's thread, which the broker's blocking may hold back. */
     void send(Republish republish) {
+        publish(republish);
+    }
+
+    /**
+     * Sends a republish again, after a back-off: on the settlement lane, which must not wait, so not while the
+     * broker blocks the connection; it looks again after another back-off then.
+     */
+    private void sendAgain(Republish republish) {
+        context.settlement.checkOwned();
+        if (context.isBlocked() && !life.isEnded()) {
+            context.settlement.schedule(() -> sendAgain(republish), RetryingConsumer.backOff(republish.refusals()));
+            return;
+        }
+        publish(republish);
+    }
+
+    private void publish(Republish republish) {
         backingOff.remove(republish);
         if (life.isEnded()) {
             abandon(republish);
             return;
         }
         if (!republish.outgoing.fits(life.maxHeaderBytes)) {
-            context.acks.execute(() -> unpublishable(republish, "its headers take more than the " + life.maxHeaderBytes
+            context.settlement.execute(() -> unpublishable(republish, "its headers take more than the " + life.maxHeaderBytes
                     + " bytes a frame leaves them"));
             return;
         }
@@ -59,18 +77,19 @@ final class Republisher {
             PendingPublishes.Send send = new PendingPublishes.Send(republish, sequence,
                     context.settings.ticker().nanos() + context.settings.confirmTimeout().toNanos());
             pending.add(send);
+            context.confirmDeadlines.arm();
             try {
                 life.channel.basicPublish(Topology.DEFAULT_EXCHANGE, republish.queue, true,
                         republish.outgoing.stamped(sequence), republish.delivery.body);
             } catch (IllegalArgumentException tooLarge) {
                 // The client refuses what no frame can carry, and would refuse it every time.
                 if (pending.remove(sequence) != null && send.republish.failed()) {
-                    context.acks.execute(() -> unpublishable(send.republish, tooLarge.getMessage()));
+                    context.settlement.execute(() -> unpublishable(send.republish, tooLarge.getMessage()));
                 }
             } catch (IOException | RuntimeException e) {
                 if (pending.remove(sequence) != null) {
                     String reason = "it could not be sent: " + RetryingConsumer.describe(e);
-                    context.acks.execute(() -> refused(send, reason));
+                    context.settlement.execute(() -> refused(send, reason));
                 }
             }
         }
@@ -81,14 +100,14 @@ final class Republisher {
     void acked(long sequence, boolean multiple) {
         List<PendingPublishes.Send> sends = pending.take(sequence, multiple);
         if (!sends.isEmpty()) {
-            context.acks.batch(() -> confirmed(sends));
+            context.settlement.batch(() -> confirmed(sends));
         }
     }
 
     void nacked(long sequence, boolean multiple) {
         List<PendingPublishes.Send> sends = pending.take(sequence, multiple);
         if (!sends.isEmpty()) {
-            context.acks.batch(() -> sends.forEach(send -> refused(send, "the broker refused it (nack)")));
+            context.settlement.batch(() -> sends.forEach(send -> refused(send, "the broker refused it (nack)")));
         }
     }
 
@@ -96,13 +115,14 @@ final class Republisher {
         pending.returned(sequence, reason);
     }
 
-    // ---- On the acks lane ----
+    // ---- On the settlement lane ----
 
     /**
      * Sends the broker confirmed: their deliveries are acknowledged, together where they can be, unless the broker
      * returned the send.
      */
     private void confirmed(List<PendingPublishes.Send> sends) {
+        context.settlement.checkOwned();
         List<Republish> settled = new ArrayList<>(sends.size());
         for (PendingPublishes.Send send : sends) {
             String returned = send.returned();
@@ -150,6 +170,7 @@ final class Republisher {
 
     /** A send that failed: if none of the republish's sends is left, it is sent again after a back-off. */
     private void refused(PendingPublishes.Send send, String reason) {
+        context.settlement.checkOwned();
         Republish republish = send.republish;
         if (!republish.failed()) {
             return;
@@ -161,7 +182,7 @@ final class Republisher {
         context.refusals.refused(republish.queue, reason);
         context.settings.listeners().tell(listener -> listener.onRepublishFailed(republish.delivery.context, reason));
         backingOff.add(republish);
-        context.acks.schedule(() -> send(republish), RetryingConsumer.backOff(republish.refusals()));
+        context.settlement.schedule(() -> sendAgain(republish), RetryingConsumer.backOff(republish.refusals()));
     }
 
     /**
@@ -172,6 +193,7 @@ final class Republisher {
      * dead-letters the delivery, as it arrived, to the parking lot.
      */
     private void unpublishable(Republish republish, String why) {
+        context.settlement.checkOwned();
         if (!republish.abandon()) {
             return;
         }
@@ -184,18 +206,20 @@ final class Republisher {
             }
             return;
         }
-        Decision.Park park = new Decision.Park(ParkReason.UNPUBLISHABLE, "no republish of it fits the connection's "
-                + "frame (" + why + "): its publisher's largest headers were dropped, as " + RetryHeaders.DROPPED_HEADERS
-                + " says");
+        Decision.Park park = context.settings.policy().unpublishable(why, RetryHeaders.DROPPED_HEADERS);
         log.error("{} cannot be sent to {}: {}", delivered, republish.queue, park.detail());
-        send(new Republish(delivery, park, republish.failure, context.settings.service().parkingLot(),
+        publish(new Republish(delivery, park, republish.failure, context.settings.service().parkingLot(),
                 RetryHeaders.outgoing(delivery.properties, delivery.headers.parkedWithoutRoom(delivery.properties,
                         delivery.envelope, park, context.settings.now(), life.maxHeaderBytes)),
                 context.settings.ticker().nanos()));
     }
 
-    /** Sends again, beside the first, each send the broker has not confirmed in time. */
-    void expireOverdue(long now) {
+    /**
+     * Sends again, beside the first, each send the broker has not confirmed in time. Returns whether any send
+     * still waits for its confirm.
+     */
+    boolean expireOverdue(long now) {
+        context.settlement.checkOwned();
         for (PendingPublishes.Send send : pending.overdue(now)) {
             send.deadline = now + context.settings.confirmTimeout().toNanos();
             boolean blocked = context.isBlocked();
@@ -205,18 +229,21 @@ final class Republisher {
             context.settings.listeners().tell(listener -> listener.onRepublishFailed(send.republish.delivery.context,
                     reason));
             if (!blocked) {
-                send(send.republish); // a second send would only wait too while the broker blocks us
+                publish(send.republish); // a second send would only wait too while the broker blocks us
             }
         }
+        return pending.size() > 0;
     }
 
     /** The life ended: the broker requeues the deliveries, and nothing more is done with their republishes. */
     void abandonAll() {
+        context.settlement.checkOwned();
         pending.clear().forEach(send -> abandon(send.republish));
     }
 
     /** Requeues the deliveries whose republish waits out a back-off: the consumers stop. */
     void requeueWaiting() {
+        context.settlement.checkOwned();
         for (Republish republish : List.copyOf(backingOff)) {
             backingOff.remove(republish);
             if (republish.abandon()) {

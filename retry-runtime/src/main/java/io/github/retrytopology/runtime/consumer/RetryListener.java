@@ -4,6 +4,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hears what happens to each delivery, and to the consumers, for metrics and alerts; every method does nothing
@@ -36,7 +37,7 @@ public interface RetryListener {
      *
      * @param failure what the handler threw, or null if no handler ran (no handler takes its routing key)
      */
-    default void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
+    default void onPark(DeliveryContext context, @Nullable Throwable failure, Decision.Park park) {
     }
 
     /**

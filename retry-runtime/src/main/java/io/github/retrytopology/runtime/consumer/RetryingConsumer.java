@@ -11,6 +11,7 @@ import io.github.retrytopology.model.classes.ClassCheck;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,10 +72,13 @@ public final class RetryingConsumer implements AutoCloseable {
      * first one that did not come back says they are past; a few more make sure.
      */
     static final int CAUTIOUS_RUN = 10;
-    /** How often the control lane looks at the subscriptions. */
-    private static final long CONTROL_TICK_MILLIS = 100;
     /** How long a consumer that could take deliveries may receive none before the queue is asked why. */
     private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * The first RabbitMQ that cancels the consumers of a quorum queue deleted and declared again at once, as it
+     * cancels those of any deleted queue: older ones neither cancel nor serve them, and idle consumers are checked.
+     */
+    private static final BrokerVersion CANCELS_CONSUMERS_OF_REDECLARED_QUEUES = BrokerVersion.parse("4.0.0");
 
     private final ConsumerContext context;
     private final Service service;
@@ -83,13 +87,12 @@ public final class RetryingConsumer implements AutoCloseable {
     private final RecoveryListener recovery;
     /** The first stop's result, which a second stop waits for. */
     private final AtomicReference<CompletableFuture<Boolean>> stopping = new AtomicReference<>();
-    /** The control lane's alone. */
-    private long nextIdleCheck;
+    /** When the control lane reviews the subscriptions next, if a review is scheduled; the control lane's alone. */
+    private long nextReview = Long.MAX_VALUE;
 
     private RetryingConsumer(ConsumerContext context) {
         this.context = context;
         this.service = context.settings.service();
-        this.nextIdleCheck = context.settings.ticker().nanos() + IDLE_CHECK_NANOS;
         this.blocked = new BlockedListener() {
             @Override
             public void handleBlocked(String reason) {
@@ -119,6 +122,15 @@ public final class RetryingConsumer implements AutoCloseable {
         };
     }
 
+    /** The consumers and their lanes, for the tests of who runs what. */
+    List<ChannelConsumer> channelConsumers() {
+        return List.copyOf(consumers);
+    }
+
+    ConsumerContext context() {
+        return context;
+    }
+
     /** Starts configuring a consumer of the service that {@code routes} belong to. */
     public static Builder builder(Connection connection, Routes routes) {
         return new Builder(requireNonNull(connection, "connection"), requireNonNull(routes, "routes"));
@@ -141,7 +153,7 @@ public final class RetryingConsumer implements AutoCloseable {
         }
         int running = 0;
         for (ChannelConsumer consumer : consumers) {
-            if (consumer.isSubscribed()) {
+            if (consumer.subscription().isSubscribed()) {
                 running++;
             }
         }
@@ -158,7 +170,7 @@ public final class RetryingConsumer implements AutoCloseable {
         }
         boolean open = context.admission.isOpen();
         for (int i = 0; i < consumers.size(); i++) {
-            if ((open || i == 0) && !consumers.get(i).isSubscribed()) {
+            if ((open || i == 0) && !consumers.get(i).subscription().isSubscribed()) {
                 return false;
             }
         }
@@ -199,11 +211,12 @@ public final class RetryingConsumer implements AutoCloseable {
     private boolean stopConsumers(Duration timeout) throws InterruptedException {
         context.stopping();
         try {
-            context.control.await(() -> consumers.forEach(ChannelConsumer::cancel));
+            context.control.await(() -> consumers.forEach(consumer -> consumer.subscription().cancel()));
         } finally {
             context.unsubscribed();
         }
-        context.acks.await(() -> consumers.forEach(consumer -> consumer.life().republisher.requeueWaiting()));
+        context.settlement.await(() -> consumers.forEach(
+                consumer -> consumer.subscription().life().republisher.requeueWaiting()));
         boolean idle = context.inFlight.awaitIdle(timeout);
         if (!idle) {
             log.warn("{} deliveries of {} were still in flight after {}; the broker requeues them",
@@ -227,7 +240,7 @@ public final class RetryingConsumer implements AutoCloseable {
         context.stopping();
         context.unsubscribed();
         context.control.stop();
-        context.acks.stop();
+        context.settlement.stop();
         context.connection.removeBlockedListener(blocked);
         if (context.connection instanceof Recoverable recoverable) {
             recoverable.removeRecoveryListener(recovery);
@@ -237,42 +250,49 @@ public final class RetryingConsumer implements AutoCloseable {
 
     /**
      * Brings the consumers in line with the admission: all of them at the configured prefetch when open, only
-     * the first, with a prefetch of 1, when cautious. On the control lane.
+     * the first, with a prefetch of 1, when cautious. On the control lane, after each event that can change them;
+     * a consumer waiting out a back-off has it review them again then, and none waits for a timer otherwise.
      */
     private void review() {
+        context.control.checkOwned();
         if (context.isStopped()) {
             return;
         }
         long now = context.settings.ticker().nanos();
         boolean open = context.admission.isOpen();
+        long next = Long.MAX_VALUE;
         for (int i = 0; i < consumers.size(); i++) {
-            consumers.get(i).steer(open || i == 0, open ? context.settings.prefetch() : 1, now);
+            next = Math.min(next, consumers.get(i).subscription().steer(open || i == 0,
+                    open ? context.settings.prefetch() : 1, now));
+        }
+        if (next != Long.MAX_VALUE && (nextReview == Long.MAX_VALUE || next - nextReview < 0)) {
+            long at = next;
+            nextReview = at;
+            context.control.schedule(() -> scheduledReview(at), Math.max(0, at - now));
         }
     }
 
-    /** Looks after the subscriptions, and the ones the broker forgot to serve; on the control lane. */
-    private void controlTick() {
-        review();
-        long now = context.settings.ticker().nanos();
-        if (now - nextIdleCheck >= 0) {
-            nextIdleCheck = now + IDLE_CHECK_NANOS;
-            checkIdle(now);
-        }
-    }
-
-    /** Sends again what the broker has not confirmed in time; on the acks lane. */
-    private void acksTick() {
-        long now = context.settings.ticker().nanos();
-        consumers.forEach(consumer -> consumer.life().republisher.expireOverdue(now));
+    private void scheduledReview(long at) {
+        if (at == nextReview) {
+            nextReview = Long.MAX_VALUE;
+            review();
+        } // else an earlier review was scheduled since, and has run or will
     }
 
     /**
      * Subscribes again the consumers that could take deliveries but have received none for a while, if the queue
-     * holds ready messages meanwhile: the broker does not serve them, and did not say so.
+     * holds ready messages meanwhile: the broker does not serve them, and did not say so. On the control lane,
+     * every few seconds, on brokers older than {@link #CANCELS_CONSUMERS_OF_REDECLARED_QUEUES} only.
      */
-    private void checkIdle(long now) {
-        List<ChannelConsumer> idle = consumers.stream()
-                .filter(consumer -> consumer.idleSince(now, IDLE_CHECK_NANOS)).toList();
+    private void checkIdle() {
+        context.control.checkOwned();
+        if (context.isStopped()) {
+            return;
+        }
+        long now = context.settings.ticker().nanos();
+        context.control.schedule(this::checkIdle, IDLE_CHECK_NANOS);
+        List<Subscription> idle = consumers.stream().map(ChannelConsumer::subscription)
+                .filter(subscription -> subscription.idleSince(now, IDLE_CHECK_NANOS)).toList();
         if (idle.isEmpty()) {
             return;
         }
@@ -286,8 +306,18 @@ public final class RetryingConsumer implements AutoCloseable {
         if (ready > 0) {
             String reason = "received nothing for " + TimeUnit.NANOSECONDS.toSeconds(IDLE_CHECK_NANOS) + " s while "
                     + ready + " message(s) were ready in " + service.queue();
-            idle.forEach(consumer -> consumer.resubscribe(reason));
+            idle.forEach(subscription -> subscription.resubscribe(reason));
         }
+    }
+
+    /** Sends again what the broker has not confirmed in time; says whether any send still waits. */
+    private boolean expireOverdue() {
+        long now = context.settings.ticker().nanos();
+        boolean waiting = false;
+        for (ChannelConsumer consumer : consumers) {
+            waiting |= consumer.subscription().life().republisher.expireOverdue(now);
+        }
+        return waiting;
     }
 
     /** The pause before the {@code n}th attempt in a row, from 1: 100 ms, doubled each time up to 5 s. */
@@ -333,8 +363,11 @@ public final class RetryingConsumer implements AutoCloseable {
         }
 
         /**
-         * How many consumers handle deliveries in parallel, each on a channel and a thread of its own, so that
-         * parallelism does not depend on the connection's dispatch threads; 1 by default.
+         * How many consumers handle deliveries in parallel, each on a channel of its own; 1 by default. A
+         * consumer's deliveries are handled one at a time, in order, on the connection's dispatch threads, so the
+         * consumers run in parallel only as far as those threads go: the client's pool has twice the processors by
+         * default, shared by every consumer of the connection; give the connection's factory a pool of its own
+         * ({@code ConnectionFactory.setSharedExecutor}) with a thread per consumer, as the Spring Boot starter does.
          */
         public Builder consumers(int consumers) {
             if (consumers < 1) {
@@ -408,11 +441,29 @@ public final class RetryingConsumer implements AutoCloseable {
             ConsumerSettings settings = ConsumerSettings.of(routes, codec, new Listeners(listeners, observers), clock,
                     ticker, confirmTimeout, prefetch, consumers);
             RetryingConsumer consumer = new RetryingConsumer(new ConsumerContext(settings, connection));
+            ControlLane control = consumer.context.control;
             try {
                 for (int i = 1; i <= consumers; i++) {
                     consumer.consumers.add(new ChannelConsumer(consumer.context, i, consumer::review));
                 }
-                consumer.consumers.get(0).subscribeOrThrow(1);
+                consumer.context.confirmDeadlines.lookWith(consumer::expireOverdue);
+                // The subscriptions are the control lane's from the first.
+                IOException[] refused = new IOException[1];
+                control.await(() -> {
+                    try {
+                        consumer.consumers.get(0).subscription().subscribeOrThrow(1);
+                    } catch (IOException e) {
+                        refused[0] = e;
+                    }
+                });
+                if (refused[0] != null) {
+                    throw refused[0];
+                }
+            } catch (InterruptedException e) {
+                consumer.shutDown();
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the consumers of " + consumer.service.queue()
+                        + " started");
             } catch (IOException | RuntimeException e) {
                 consumer.shutDown();
                 throw e;
@@ -421,10 +472,21 @@ public final class RetryingConsumer implements AutoCloseable {
             if (connection instanceof Recoverable recoverable) {
                 recoverable.addRecoveryListener(consumer.recovery);
             }
-            consumer.context.control.every(CONTROL_TICK_MILLIS, consumer::controlTick);
-            consumer.context.acks.every(Math.max(5, Math.min(100, confirmTimeout.toMillis() / 4)), consumer::acksTick);
+            if (!brokerAtLeast(CANCELS_CONSUMERS_OF_REDECLARED_QUEUES)) {
+                control.schedule(consumer::checkIdle, IDLE_CHECK_NANOS);
+            }
             log.info("Consuming {} with {} consumer(s), prefetch {}", consumer.service.queue(), consumers, prefetch);
             return consumer;
+        }
+
+        /** Whether the connection's broker is this version or later; taken to be, if it does not say. */
+        private boolean brokerAtLeast(BrokerVersion version) {
+            try {
+                return BrokerVersion.parse(String.valueOf(connection.getServerProperties().get("version")))
+                        .atLeast(version);
+            } catch (IllegalArgumentException unreadable) {
+                return true;
+            }
         }
 
         /**

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The handlers of one service, one per routing key of its spec. A delivery goes to the handler of the first
@@ -47,7 +48,7 @@ public final class Routes {
     }
 
     /** Returns the route that takes a routing key, and its handler; null if none does. */
-    Dispatch dispatch(String routingKey) {
+    @Nullable Dispatch dispatch(String routingKey) {
         return index.find(routingKey);
     }
 
@@ -93,7 +94,7 @@ public final class Routes {
     record Typed<T>(Class<T> type, PayloadHandler<T> handler) implements Target {
         @Override
         public void handle(DeliveryContext context, PayloadCodec codec) throws Exception {
-            T payload = codec.decode(context.rawBody(), type, context.properties());
+            T payload = codec.decode(context.rawBody(), type, context.properties().getContentType());
             handler.handle(payload, context);
         }
     }

@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The consumers' metrics, through Micrometer (an optional dependency): it is a {@link RetryListener}, for what
@@ -116,7 +117,7 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     }
 
     @Override
-    public void onPark(DeliveryContext context, Throwable failure, Decision.Park park) {
+    public void onPark(DeliveryContext context, @Nullable Throwable failure, Decision.Park park) {
         counter(Key.of("retry.messages", context).with("park", NONE, park.reason().id())).increment();
     }
 

@@ -1,6 +1,7 @@
 package io.github.retrytopology.runtime.tracing;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** The message's headers as the tracers' propagators read them. */
 final class Headers {
@@ -9,7 +10,7 @@ final class Headers {
     }
 
     /** A header as text, or null: the client reads AMQP strings as {@code LongString}s. */
-    static String text(Map<String, Object> headers, String key) {
+    static @Nullable String text(@Nullable Map<String, Object> headers, String key) {
         Object value = headers == null ? null : headers.get(key);
         return value == null ? null : value.toString();
     }

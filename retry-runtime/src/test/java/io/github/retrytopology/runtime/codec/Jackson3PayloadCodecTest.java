@@ -3,7 +3,6 @@ package io.github.retrytopology.runtime.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.rabbitmq.client.AMQP;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class Jackson3PayloadCodecTest {
 
-    private static final AMQP.BasicProperties NONE = new AMQP.BasicProperties();
+    private static final String NONE = null;
 
     private final PayloadCodec codec = PayloadCodec.builtIn().or(new Jackson3PayloadCodec(JsonMapper.builder().build()));
 

@@ -1,6 +1,7 @@
 package io.github.retrytopology.runtime.consumer;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmCallback;
@@ -12,6 +13,7 @@ import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,6 +37,9 @@ final class FakeConnection {
     }
 
     final List<FakeChannel> channels = new CopyOnWriteArrayList<>();
+    final List<BlockedListener> blockedListeners = new CopyOnWriteArrayList<>();
+    /** The version the fake broker reports. */
+    volatile String brokerVersion = "4.3.6";
     private final OnPublish onPublish;
     private final OnConsume onConsume;
     final Connection connection;
@@ -54,8 +59,12 @@ final class FakeConnection {
                         yield channel.channel;
                     }
                     case "getFrameMax" -> 131_072;
+                    case "getServerProperties" -> Map.of("version", brokerVersion);
                     case "isOpen" -> true;
-                    case "addBlockedListener" -> null;
+                    case "addBlockedListener" -> {
+                        blockedListeners.add((BlockedListener) args[0]);
+                        yield null;
+                    }
                     case "removeBlockedListener" -> true;
                     case "toString" -> "fake connection";
                     case "hashCode" -> System.identityHashCode(proxy);
@@ -76,6 +85,8 @@ final class FakeConnection {
         final List<Long> nacks = new CopyOnWriteArrayList<>();
         final List<Long> rejects = new CopyOnWriteArrayList<>();
         final List<String> consumes = new CopyOnWriteArrayList<>();
+        /** Acknowledgements and cancels, in the order they went out on the channel. */
+        final List<String> frames = new CopyOnWriteArrayList<>();
         final AtomicLong nextSequence = new AtomicLong(1);
         volatile Consumer consumer;
         volatile boolean open = true;
@@ -95,7 +106,11 @@ final class FakeConnection {
                             shutdownListeners.add((ShutdownListener) args[0]);
                             yield null;
                         }
-                        case "addReturnListener", "basicQos", "basicCancel" -> null;
+                        case "addReturnListener", "basicQos" -> null;
+                        case "basicCancel" -> {
+                            frames.add("cancel " + args[0]);
+                            yield null;
+                        }
                         case "getConnection" -> connection;
                         case "getChannelNumber" -> number;
                         case "isOpen" -> open;
@@ -111,6 +126,12 @@ final class FakeConnection {
                             consumer.handleConsumeOk(tag);
                             yield tag;
                         }
+                        case "asyncRpc" -> {
+                            if (args[0] instanceof AMQP.Basic.Cancel cancel) {
+                                frames.add("cancel " + cancel.getConsumerTag() + (cancel.getNowait() ? " nowait" : ""));
+                            }
+                            yield null;
+                        }
                         case "getNextPublishSeqNo" -> nextSequence.get();
                         case "basicPublish" -> {
                             attempts.add((String) args[1]);
@@ -123,6 +144,7 @@ final class FakeConnection {
                         case "basicAck" -> {
                             requireOpen();
                             acks.add((Long) args[0]);
+                            frames.add("ack " + args[0]);
                             yield null;
                         }
                         case "basicNack" -> {
@@ -162,6 +184,13 @@ final class FakeConnection {
                 consumer.handleCancel(consumes.get(consumes.size() - 1));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** Refuses every publish so far, as a broker that nacks them. */
+        void refuseAll() throws Exception {
+            for (ConfirmListener listener : confirmListeners) {
+                listener.handleNack(nextSequence.get() - 1, true);
             }
         }
 

@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jspecify.annotations.Nullable;
 
 /** Dispatch by original routing key, in the spec's order, with topic semantics. */
 class RoutesTest {
@@ -87,7 +88,7 @@ class RoutesTest {
             }
 
             @Override
-            public <T> T decode(byte[] body, Class<T> type, AMQP.BasicProperties properties) {
+            public <T> T decode(byte[] body, Class<T> type, @Nullable String contentType) {
                 return type.cast(body);
             }
         };

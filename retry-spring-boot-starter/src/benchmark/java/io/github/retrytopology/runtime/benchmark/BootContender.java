@@ -6,7 +6,7 @@ import io.github.retrytopology.benchmark.PlainHandler;
 import io.github.retrytopology.benchmark.RetryTopology;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.runtime.GeneratedTopology;
+import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.spring.RetryConsumers;
 import io.github.retrytopology.spring.RetryMetricsAutoConfiguration;

@@ -221,6 +221,8 @@ function showSession() {
   $('vhost').textContent = s ? s.vhost : '?';
   $('exchange').textContent = s ? s.exchange : '?';
   $('operator').textContent = s && s.operator ? s.operator : '';
+  // Who acts, and who says so: the --as name, or the user the authenticating proxy names.
+  $('operator').title = s && s.operatorFrom ? `replays and purges are recorded as ${s.operator}, from ${s.operatorFrom}` : '';
   $('read-only').hidden = !(s && s.readOnly);
   document.body.classList.toggle('read-only', readOnly());
 }
@@ -322,7 +324,7 @@ function runningJobs(page, service, { poll }) {
     el('h2', {}, 'Running jobs'),
     el('table', { class: 'grid' },
       el('thead', {}, el('tr', {},
-        el('th', {}, 'kind'), el('th', {}, 'service'), el('th', {}, 'progress'),
+        el('th', {}, 'kind'), el('th', {}, 'service'), el('th', {}, 'by'), el('th', {}, 'progress'),
         el('th', { class: 'num' }, 'rate'), el('th', {}, 'started'))),
       body));
   async function reload() {
@@ -335,6 +337,7 @@ function runningJobs(page, service, { poll }) {
     fill(body, ...running.map((j) => el('tr', { testid: 'running-job', 'data-job': j.id },
       el('td', {}, j.kind),
       el('td', {}, el('a', { href: hash.service(j.service) }, j.service)),
+      el('td', { testid: 'running-job-operator' }, j.operator || ''),
       el('td', {}, jobProgressText(j)),
       el('td', { class: 'num' }, fmtRate(j.rate)),
       el('td', {}, timeNode(j.startedAt)))));
@@ -816,6 +819,7 @@ function showJob(job) {
   else status = `done: ${job.kind === 'purge' ? 'purged' : 'replayed'} ${fmtNum(done ?? 0)}`;
   $('job-status').textContent = status;
   const detail = [];
+  if (job.operator) detail.push(`by ${job.operator}`);
   if (job.kind === 'replay') {
     if (job.scanned) detail.push(`scanned ${fmtNum(job.scanned)}`);
     if (job.matched !== null && job.matched !== undefined) detail.push(`matched ${fmtNum(job.matched)}`);

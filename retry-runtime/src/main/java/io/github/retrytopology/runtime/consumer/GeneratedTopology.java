@@ -1,11 +1,10 @@
-package io.github.retrytopology.runtime;
+package io.github.retrytopology.runtime.consumer;
 
 import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;

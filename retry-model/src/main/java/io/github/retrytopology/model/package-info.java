@@ -1,0 +1,2 @@
+/** The validated model of a retry.yml: its services, routes and tiers, and every name derived from them. */
+package io.github.retrytopology.model;

@@ -1,0 +1,2 @@
+/** Problems found in a spec, with file, line, column and a stable code, and the exceptions that carry them. */
+package io.github.retrytopology.model.problem;

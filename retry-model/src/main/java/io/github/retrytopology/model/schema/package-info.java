@@ -1,0 +1,2 @@
+/** The JSON Schema of retry.yml, derived from the keys the reader knows, for editors and checks. */
+package io.github.retrytopology.model.schema;

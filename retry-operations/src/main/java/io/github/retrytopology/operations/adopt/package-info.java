@@ -1,0 +1,2 @@
+/** Adopting a hand-rolled retry topology: reading it from a broker or a definitions file, and drafting its retry.yml. */
+package io.github.retrytopology.operations.adopt;

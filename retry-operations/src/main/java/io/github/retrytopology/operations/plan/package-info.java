@@ -1,0 +1,2 @@
+/** Plan and apply: the differences between a spec's topology and a live broker, and the changes that remove them. */
+package io.github.retrytopology.operations.plan;

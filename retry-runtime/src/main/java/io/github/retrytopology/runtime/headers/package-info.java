@@ -1,0 +1,2 @@
+/** The retry headers a message carries: read on arrival and written on a retry or a park, on the handler's thread. */
+package io.github.retrytopology.runtime.headers;

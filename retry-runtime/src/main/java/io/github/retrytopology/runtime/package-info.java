@@ -1,0 +1,2 @@
+/** The runtime's root: the exception every runtime failure extends. */
+package io.github.retrytopology.runtime;
