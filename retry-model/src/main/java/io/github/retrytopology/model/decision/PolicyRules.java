@@ -1,5 +1,6 @@
 package io.github.retrytopology.model.decision;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,11 +40,16 @@ public final class PolicyRules {
 
     /** Refuses a number of attempts that is not a number of deliveries. */
     public static Optional<Refusal> attempts(long maxAttempts) {
-        if (maxAttempts < 1) {
+        return attempts(BigInteger.valueOf(maxAttempts));
+    }
+
+    /** Refuses a number of attempts that is not a number of deliveries, however large it is written. */
+    public static Optional<Refusal> attempts(BigInteger maxAttempts) {
+        if (maxAttempts.signum() < 1) {
             return refuse(Rule.ATTEMPTS, "maxAttempts is " + maxAttempts + "; it counts every delivery, the first "
                     + "included, so it is at least 1 (1 means never retry)");
         }
-        if (maxAttempts > Integer.MAX_VALUE) {
+        if (maxAttempts.compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
             return refuse(Rule.ATTEMPTS, "maxAttempts is " + maxAttempts + "; it can be at most " + Integer.MAX_VALUE);
         }
         return Optional.empty();

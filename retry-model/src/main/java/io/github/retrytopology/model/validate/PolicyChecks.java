@@ -13,6 +13,7 @@ import io.github.retrytopology.model.read.SpecDraft.BackoffDraft;
 import io.github.retrytopology.model.read.SpecDraft.PolicyDraft;
 import io.github.retrytopology.model.read.Suggestions;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,18 +86,13 @@ final class PolicyChecks {
                     "'" + text + "' is not a whole number; expected a number of attempts, such as 4");
             return null;
         }
-        long attempts;
-        try {
-            attempts = Long.parseLong(text);
-        } catch (NumberFormatException tooLong) {
-            attempts = Long.MAX_VALUE;
-        }
+        BigInteger attempts = new BigInteger(text);
         Optional<PolicyRules.Refusal> refusal = PolicyRules.attempts(attempts);
         if (refusal.isPresent()) {
             problems.report(maxAttempts, ProblemCode.BAD_MAX_ATTEMPTS, refusal.get().message());
             return null;
         }
-        return (int) attempts;
+        return attempts.intValueExact();
     }
 
     Backoff delays(Located<List<Located<String>>> delays) {
