@@ -1,7 +1,8 @@
 /**
  * The retry topology's model: a {@code retry.yml} loaded and validated ({@code load}, {@code problem}), the spec it
  * describes, the broker objects and names derived from it ({@code topology}), the retry decision for every outcome
- * of a delivery ({@code decision}), the classes it names ({@code classes}) and its JSON Schema ({@code schema}).
+ * of a delivery ({@code decision}), the headers a message carries ({@code headers}), the classes it names
+ * ({@code classes}) and its JSON Schema ({@code schema}).
  *
  * <p>The reader and the validator behind {@code load.Specs} are not exported.
  */
@@ -13,6 +14,7 @@ module io.github.retrytopology.model {
     exports io.github.retrytopology.model;
     exports io.github.retrytopology.model.classes;
     exports io.github.retrytopology.model.decision;
+    exports io.github.retrytopology.model.headers;
     exports io.github.retrytopology.model.load;
     exports io.github.retrytopology.model.problem;
     exports io.github.retrytopology.model.schema;

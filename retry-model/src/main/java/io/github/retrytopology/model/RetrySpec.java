@@ -2,7 +2,6 @@ package io.github.retrytopology.model;
 
 import static java.util.Objects.requireNonNull;
 
-import io.github.retrytopology.model.load.Specs;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

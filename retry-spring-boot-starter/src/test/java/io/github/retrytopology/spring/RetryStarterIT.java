@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.testing.Patience;
@@ -111,7 +111,7 @@ class RetryStarterIT {
         await().atMost(Patience.WAIT).until(() -> parked().size() == 1);
         assertThat(orders.attempts.get("fail-always-1")).containsExactly(1, 2, 3);
         ParkedMessage message = parked().get(0);
-        assertThat(message.properties().getHeaders()).containsKey(RetryHeaders.PARK_REASON);
+        assertThat(message.properties().getHeaders()).containsKey(Header.PARK_REASON.name());
         // The indicator reads the depth again once its interval has passed.
         await().atMost(Patience.WAIT).untilAsserted(() -> {
             var report = indicator.health(true);

@@ -49,8 +49,7 @@ public final class RetryPolicy {
      * @param maxAttempts deliveries in all, the first included; 1 means never retry
      * @param backoff the delays before retries
      * @param nonRetryable binary names of exception classes that go straight to the parking lot
-     * @throws IllegalArgumentException if the policy cannot be: no attempt, a retry without a delay, too many
-     *     tiers, or a delay beyond RabbitMQ's TTL limit
+     * @throws IllegalArgumentException if the policy breaks one of {@link PolicyRules}
      */
     public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable) {
         this(maxAttempts, backoff, nonRetryable, DelayBackend.TIER_QUEUES);
@@ -61,34 +60,21 @@ public final class RetryPolicy {
      * @param backoff the delays before retries
      * @param nonRetryable binary names of exception classes that go straight to the parking lot
      * @param delayBackend what holds a message until its retry
-     * @throws IllegalArgumentException if the policy cannot be: no attempt, a retry without a delay, too many
-     *     delays, a delay beyond RabbitMQ's TTL limit, or, on the broker, delays it cannot express
+     * @throws IllegalArgumentException if the policy breaks one of {@link PolicyRules}
      */
     public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable, DelayBackend delayBackend) {
-        if (maxAttempts < 1) {
-            throw new IllegalArgumentException("maxAttempts counts every delivery and is at least 1, got " + maxAttempts);
-        }
         this.maxAttempts = maxAttempts;
         this.backoff = requireNonNull(backoff, "backoff");
         this.nonRetryable = List.copyOf(nonRetryable);
         this.delayBackend = requireNonNull(delayBackend, "delayBackend");
+        PolicyRules.attempts(maxAttempts).or(() -> PolicyRules.delays(maxAttempts, backoff, delayBackend))
+                .ifPresent(refusal -> {
+                    throw new IllegalArgumentException(refusal.message());
+                });
         List<Duration> delays = backoff.tiers(maxAttempts - 1);
-        if (maxAttempts > 1 && delays.isEmpty()) {
-            throw new IllegalArgumentException("a policy that retries needs at least one delay");
-        }
-        if (delays.size() > MAX_TIERS) {
-            throw new IllegalArgumentException(delays.size() + " delays is more than " + MAX_TIERS);
-        }
-        for (Duration delay : delays) {
-            if (delay.compareTo(Durations.MAX_TTL) > 0) {
-                throw new IllegalArgumentException("delay " + Durations.format(delay) + " is above RabbitMQ's TTL limit");
-            }
-        }
         List<Decision> retries = new ArrayList<>(delays.size());
         if (delayBackend == DelayBackend.BROKER && maxAttempts > 1) {
-            BrokerDelay broker = BrokerDelay.of(delays, maxAttempts - 1).orElseThrow(() -> new IllegalArgumentException(
-                    "the broker's delayed retry cannot wait " + BrokerDelay.describe(delays) + "; the nearest it can is "
-                            + BrokerDelay.nearest(delays, maxAttempts - 1).describe(maxAttempts - 1)));
+            BrokerDelay broker = BrokerDelay.of(delays, maxAttempts - 1).orElseThrow();
             this.tiers = List.of();
             this.brokerDelay = Optional.of(broker);
             // Past the listed delays the broker's grows no more, as a listed last delay repeats.

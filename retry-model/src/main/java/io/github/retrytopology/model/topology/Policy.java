@@ -15,6 +15,9 @@ import java.util.Map;
  */
 public record Policy(String name, String pattern, String applyTo, int priority, Map<String, Object> definition) {
 
+    /** What our policies apply to: queues, not exchanges. */
+    public static final String QUEUES = "queues";
+
     public Policy {
         requireNonNull(name, "name");
         requireNonNull(pattern, "pattern");

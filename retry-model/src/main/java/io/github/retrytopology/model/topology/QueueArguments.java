@@ -1,32 +1,28 @@
 package io.github.retrytopology.model.topology;
 
 /**
- * RabbitMQ's names for the settings of a queue, as queue arguments and as policy keys, and for the values this
- * project gives them: the one place they are spelt, for the topology and for what compares a broker with it.
+ * The values this project gives RabbitMQ's queue settings, and how a setting's name is spelt as a queue argument.
+ * The settings themselves are {@link QueueSetting}'s constants: with this class, the one place the broker's words
+ * for a queue are spelt, for the topology and for what compares a broker with it.
  */
 public final class QueueArguments {
 
-    /** What a queue argument starts with, before the policy key it stands for. */
+    /** What a queue argument starts with, before the name of the setting it stands for. */
     public static final String PREFIX = "x-";
-    /** The argument that sets a queue's type, which no policy can. */
-    public static final String QUEUE_TYPE = "x-queue-type";
+    /** The argument that sets a queue's type, which no policy can: {@link QueueSetting#QUEUE_TYPE} as an argument. */
+    public static final String QUEUE_TYPE = QueueSetting.QUEUE_TYPE.argument();
     /** The type of a stream, which this project never declares but may meet. */
     public static final String STREAM = "stream";
-    /** The policy key of a quorum queue's dead-lettering guarantee. */
-    public static final String DEAD_LETTER_STRATEGY = "dead-letter-strategy";
+    /** The policy key of a quorum queue's dead-lettering guarantee: {@link QueueSetting#DEAD_LETTER_STRATEGY}'s. */
+    public static final String DEAD_LETTER_STRATEGY = QueueSetting.DEAD_LETTER_STRATEGY.name();
     /** Dead-lettering that keeps a message until its target confirms it; quorum queues only. */
     public static final String AT_LEAST_ONCE = "at-least-once";
     /** Dead-lettering that drops a message its target refuses: RabbitMQ's default. */
     public static final String AT_MOST_ONCE = "at-most-once";
-
-    /** The policy key of a quorum queue's delayed retry (RabbitMQ 4.3.1 and later): which returns it delays. */
-    public static final String DELAYED_RETRY_TYPE = "delayed-retry-type";
+    /** A full queue refuses a publish rather than drop its oldest message: what at-least-once dead-lettering needs. */
+    public static final String REJECT_PUBLISH = "reject-publish";
     /** Delay only failed deliveries: a reject with requeue, or a consumer that crashed while holding the message. */
     public static final String FAILED = "failed";
-    /** The policy key of the delayed retry's first delay, in milliseconds, also the step each later one adds. */
-    public static final String DELAYED_RETRY_MIN = "delayed-retry-min";
-    /** The policy key of the delayed retry's longest delay, in milliseconds. */
-    public static final String DELAYED_RETRY_MAX = "delayed-retry-max";
 
     private QueueArguments() {
     }

@@ -32,7 +32,7 @@ import java.util.Map;
  *       back to the service's queue through the default exchange, so that a retry reaches no other service;
  *   <li>its parking lot, which keeps whatever reaches it.
  * </ul>
- * With quorum queues, dead-lettering is at least once (which needs {@code overflow: reject-publish}), and
+ * With quorum queues, dead-lettering is at least once (which needs an {@code overflow} that rejects publishes), and
  * the parking lot's delivery limit is as high as RabbitMQ allows: RabbitMQ 4 otherwise drops a parked message
  * that has been inspected twenty times, and RabbitMQ 3 refuses the {@code -1} that 4 reads as "no limit".
  *
@@ -83,14 +83,14 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
             settings.add(parkingLot(service));
             for (Settings queue : settings) {
                 Map<String, Object> arguments = new LinkedHashMap<>();
-                arguments.put(QueueArguments.QUEUE_TYPE, service.queueType().id());
+                arguments.put(QueueSetting.QUEUE_TYPE.argument(), service.queueType().id());
                 if (asPolicies) {
                     if (!queue.values.isEmpty()) {
-                        policies.add(new Policy(queue.policy, Names.exactPattern(queue.name), "queues",
+                        policies.add(new Policy(queue.policy, Names.exactPattern(queue.name), Policy.QUEUES,
                                 POLICY_PRIORITY, queue.values));
                     }
                 } else {
-                    queue.values.forEach((key, value) -> arguments.put(QueueArguments.argument(key), value));
+                    queue.values.forEach((name, value) -> arguments.put(QueueArguments.argument(name), value));
                 }
                 queues.add(new Queue(queue.name, arguments));
             }
@@ -128,20 +128,20 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
         Settings settings = new Settings(service.queue(), service.queuePolicy());
         settings.deadLetterTo(service.parkingLot(), service.queueType());
         if (service.queueType() == QueueType.QUORUM) {
-            settings.values.put("delivery-limit", service.deliveryLimit());
+            settings.put(QueueSetting.DELIVERY_LIMIT, service.deliveryLimit());
         }
         service.retryPolicy().brokerDelay().ifPresent(delay -> {
             // Only failed deliveries: a nack with requeue, which the consumer sends when it stops, is not delayed.
-            settings.values.put(QueueArguments.DELAYED_RETRY_TYPE, QueueArguments.FAILED);
-            settings.values.put(QueueArguments.DELAYED_RETRY_MIN, delay.min().toMillis());
-            settings.values.put(QueueArguments.DELAYED_RETRY_MAX, delay.max().toMillis());
+            settings.put(QueueSetting.DELAYED_RETRY_TYPE, QueueArguments.FAILED);
+            settings.put(QueueSetting.DELAYED_RETRY_MIN, delay.min().toMillis());
+            settings.put(QueueSetting.DELAYED_RETRY_MAX, delay.max().toMillis());
         });
         return settings;
     }
 
     private static Settings tierQueue(Service service, Tier tier) {
         Settings settings = new Settings(tier.queue(), Names.policy(tier.queue()));
-        settings.values.put("message-ttl", tier.delay().toMillis());
+        settings.put(QueueSetting.MESSAGE_TTL, tier.delay().toMillis());
         settings.deadLetterTo(service.queue(), service.queueType());
         return settings;
     }
@@ -149,7 +149,7 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
     private static Settings parkingLot(Service service) {
         Settings settings = new Settings(service.parkingLot(), Names.policy(service.parkingLot()));
         if (service.queueType() == QueueType.QUORUM) {
-            settings.values.put("delivery-limit", PARKING_LOT_DELIVERY_LIMIT);
+            settings.put(QueueSetting.DELIVERY_LIMIT, PARKING_LOT_DELIVERY_LIMIT);
         }
         return settings;
     }
@@ -169,12 +169,16 @@ public record Topology(String vhost, List<Exchange> exchanges, List<Queue> queue
             this.policy = policy;
         }
 
+        <T> void put(QueueSetting<T> setting, T value) {
+            setting.put(values, value);
+        }
+
         void deadLetterTo(String queue, QueueType type) {
-            values.put("dead-letter-exchange", DEFAULT_EXCHANGE);
-            values.put("dead-letter-routing-key", queue);
+            put(QueueSetting.DEAD_LETTER_EXCHANGE, DEFAULT_EXCHANGE);
+            put(QueueSetting.DEAD_LETTER_ROUTING_KEY, queue);
             if (type == QueueType.QUORUM) {
-                values.put(QueueArguments.DEAD_LETTER_STRATEGY, QueueArguments.AT_LEAST_ONCE);
-                values.put("overflow", "reject-publish");
+                put(QueueSetting.DEAD_LETTER_STRATEGY, QueueArguments.AT_LEAST_ONCE);
+                put(QueueSetting.OVERFLOW, QueueArguments.REJECT_PUBLISH);
             }
         }
     }

@@ -159,9 +159,9 @@ class RetryPolicyTest {
     @Test
     void refusesPoliciesThatCannotWork() {
         assertThatThrownBy(() -> new RetryPolicy(0, Backoff.none(), List.of())).hasMessageContaining("at least 1");
-        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.none(), List.of())).hasMessageContaining("at least one delay");
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.none(), List.of())).hasMessageContaining("has no delay to wait before a retry");
         assertThatThrownBy(() -> new RetryPolicy(3, Backoff.delays(java.time.Duration.ofDays(50)), List.of()))
-                .hasMessageContaining("above RabbitMQ's TTL limit");
+                .hasMessageContaining("above RabbitMQ's largest TTL");
     }
 
     interface Permanent {

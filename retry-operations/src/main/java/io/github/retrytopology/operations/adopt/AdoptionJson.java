@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.AttemptCount;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Destination;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Listed;
@@ -188,7 +189,7 @@ public final class AdoptionJson {
 
     private static Map<String, Object> attempts(AttemptCount count) {
         if (count instanceof AttemptCount.XDeath xDeath) {
-            return ordered("from", "x-death", "queues", xDeath.queues(), "reason", xDeath.reason(), "plus", xDeath.plus());
+            return ordered("from", Header.X_DEATH.name(), "queues", xDeath.queues(), "reason", xDeath.reason(), "plus", xDeath.plus());
         }
         if (count instanceof AttemptCount.Header header) {
             return ordered("from", "header", "name", header.name());
@@ -198,9 +199,10 @@ public final class AdoptionJson {
 
     private static AttemptCount attempts(JsonNode node) {
         String from = text(node, "from");
+        if (from.equals(Header.X_DEATH.name())) {
+            return new AttemptCount.XDeath(strings(node.path("queues")), text(node, "reason"), node.path("plus").asInt());
+        }
         return switch (from) {
-            case "x-death" -> new AttemptCount.XDeath(strings(node.path("queues")), text(node, "reason"),
-                    node.path("plus").asInt());
             case "header" -> new AttemptCount.Header(text(node, "name"));
             case "unknown" -> new AttemptCount.Unknown(text(node, "reason"));
             default -> throw new IllegalArgumentException("'" + from + "' is not a way of counting attempts");

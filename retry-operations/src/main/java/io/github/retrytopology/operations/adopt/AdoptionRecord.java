@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.adopt;
 
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.headers.DeathField;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -213,6 +214,9 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
          * that one was a publish rather than a dead-lettering).
          */
         record XDeath(List<String> queues, String reason, int plus) implements AttemptCount {
+            /** The header it counts in, the broker's; {@link Header} here is another. */
+            private static final String HISTORY = io.github.retrytopology.model.headers.Header.X_DEATH.name();
+
             public XDeath {
                 queues = List.copyOf(queues);
                 requireNonNull(reason, "reason");
@@ -221,11 +225,12 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
             @Override
             public OptionalInt failures(Map<String, Object> headers) {
                 long sum = plus;
-                if (headers != null && headers.get("x-death") instanceof List<?> deaths) {
+                if (headers != null && headers.get(HISTORY) instanceof List<?> deaths) {
                     for (Object death : deaths) {
-                        if (death instanceof Map<?, ?> entry && queues.contains(String.valueOf(entry.get("queue")))
-                                && reason.equals(String.valueOf(entry.get("reason")))) {
-                            sum += number(entry.get("count")).orElse(1);
+                        if (death instanceof Map<?, ?> entry
+                                && queues.contains(String.valueOf(entry.get(DeathField.QUEUE.name())))
+                                && reason.equals(String.valueOf(entry.get(DeathField.REASON.name())))) {
+                            sum += number(entry.get(DeathField.COUNT.name())).orElse(1);
                         }
                     }
                 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
@@ -419,7 +420,7 @@ public final class Definitions {
         Queue queue() throws DefinitionsException {
             ObjectNode arguments = object("arguments");
             String type = node.path("type").isTextual() ? node.path("type").asText()
-                    : arguments.path(QueueArguments.QUEUE_TYPE).isTextual() ? arguments.path(QueueArguments.QUEUE_TYPE).asText() : "classic";
+                    : arguments.path(QueueArguments.QUEUE_TYPE).isTextual() ? arguments.path(QueueArguments.QUEUE_TYPE).asText() : QueueType.CLASSIC.id();
             // The type is the queue's own field; RabbitMQ 4 also writes it into every queue's arguments.
             ObjectNode settings = arguments.deepCopy();
             settings.remove(QueueArguments.QUEUE_TYPE);

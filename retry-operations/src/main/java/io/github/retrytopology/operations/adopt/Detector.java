@@ -1,6 +1,7 @@
 package io.github.retrytopology.operations.adopt;
 
 import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Listed;
 import io.github.retrytopology.operations.adopt.Definitions.Binding;
 import io.github.retrytopology.operations.adopt.Definitions.Exchange;
@@ -400,7 +401,7 @@ final class Detector {
             List<FailedQueue> kept = failed.values().stream()
                     .filter(queueFailed -> name.equals(failedOf.get(queueFailed.queue().name())))
                     .toList();
-            if (queue.type().equals("stream")) {
+            if (queue.type().equals(QueueArguments.STREAM)) {
                 list(name, "is a stream, which a service of retry.yml cannot consume");
                 own.forEach(wait -> list(wait.queue().name(), "is the wait queue of '" + name + "', a stream"));
                 kept.forEach(queueFailed -> list(queueFailed.queue().name(), "is the failed queue of '" + name

@@ -2,9 +2,13 @@ package io.github.retrytopology.operations.adopt;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.headers.DeathReason;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.topology.BrokerVersion;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.AttemptCount;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Destination;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Listed;
@@ -49,9 +53,8 @@ final class Drafter {
     static final int SNEAKERS_MAX_RETRIES = 5;
 
     /** The arguments of a kept queue that would win over, or cap, what the spec's policies set on it. */
-    private static final Set<String> CONFLICTING = Set.of("x-dead-letter-exchange", "x-dead-letter-routing-key",
-            "x-message-ttl", "x-delivery-limit", "x-expires", "x-max-length", "x-max-length-bytes", "x-overflow",
-            "x-dead-letter-strategy");
+    private static final Set<String> CONFLICTING = QueueSetting.MESSAGE_FATE.stream().map(QueueSetting::argument)
+            .collect(Collectors.toUnmodifiableSet());
 
     private final Layout layout;
     private final Findings findings;
@@ -235,15 +238,15 @@ final class Drafter {
     private static AttemptCount count(ServiceFinding finding, int plus) {
         String work = finding.work().name();
         return switch (finding.entry()) {
-            case REJECTED -> new AttemptCount.XDeath(List.of(work), "rejected", plus);
+            case REJECTED -> new AttemptCount.XDeath(List.of(work), DeathReason.REJECTED.id(), plus);
             case REPUBLISHED -> new AttemptCount.XDeath(finding.waits().stream().map(wait -> wait.queue().name())
-                    .sorted().toList(), "expired", plus);
+                    .sorted().toList(), DeathReason.EXPIRED.id(), plus);
             case DELAYED -> new AttemptCount.Unknown("the delayed-message exchange '" + finding.delayedExchange()
                     .orElseThrow() + "' keeps no count, and dead-lettering none: a count the consumers kept is in a "
                     + "header of their own, if anywhere");
-            case NONE -> finding.work().deliveryLimit().isPresent() && finding.work().type().equals("quorum")
-                    ? new AttemptCount.Header("x-delivery-count")
-                    : new AttemptCount.XDeath(List.of(work), "rejected", plus);
+            case NONE -> finding.work().deliveryLimit().isPresent() && finding.work().type().equals(QueueType.QUORUM.id())
+                    ? new AttemptCount.Header(Header.X_DELIVERY_COUNT.name())
+                    : new AttemptCount.XDeath(List.of(work), DeathReason.REJECTED.id(), plus);
         };
     }
 
@@ -317,7 +320,7 @@ final class Drafter {
             delays = ASSUMED_DELAYS;
         }
         boolean brokerDelay = finding.entry() == Entry.DELAYED && finding.waits().isEmpty() && retries > 0
-                && work.type().equals("quorum") && target.filter(version -> version.atLeast(BrokerVersion.DELAYED_RETRY))
+                && work.type().equals(QueueType.QUORUM.id()) && target.filter(version -> version.atLeast(BrokerVersion.DELAYED_RETRY))
                         .isPresent();
         Value delayBy = Value.of("broker");
         if (brokerDelay) {

@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.operations.adopt.Definitions.Binding;
 import io.github.retrytopology.operations.adopt.Definitions.Exchange;
 import io.github.retrytopology.operations.adopt.Definitions.Policy;
@@ -121,7 +124,7 @@ final class Layout {
             return Optional.ofNullable(BUILT_IN.get(exchange));
         }
         if (defined.type().equals(Routes.DELAYED_MESSAGE)) {
-            return Optional.of(defined.arguments().path("x-delayed-type").asText("direct"));
+            return Optional.of(defined.arguments().path(Routes.DELAYED_TYPE).asText("direct"));
         }
         return Optional.of(defined.type());
     }
@@ -196,9 +199,9 @@ final class Layout {
         }
         return switch (policy.applyTo()) {
             case "queues", "all" -> true;
-            case "classic_queues" -> queueType.equals("classic");
-            case "quorum_queues" -> queueType.equals("quorum");
-            case "streams" -> queueType.equals("stream");
+            case "classic_queues" -> queueType.equals(QueueType.CLASSIC.id());
+            case "quorum_queues" -> queueType.equals(QueueType.QUORUM.id());
+            case "streams" -> queueType.equals(QueueArguments.STREAM);
             default -> false;
         };
     }
@@ -228,10 +231,10 @@ final class Layout {
 
         static QueueView of(Queue queue, Optional<Policy> policy, Optional<Policy> operator) {
             return new QueueView(queue, policy, operator,
-                    text(queue, policy, "dead-letter-exchange"),
-                    text(queue, policy, "dead-letter-routing-key"),
-                    lowest(queue, policy, operator, "message-ttl"),
-                    lowest(queue, policy, operator, "delivery-limit"));
+                    text(queue, policy, QueueSetting.DEAD_LETTER_EXCHANGE),
+                    text(queue, policy, QueueSetting.DEAD_LETTER_ROUTING_KEY),
+                    lowest(queue, policy, operator, QueueSetting.MESSAGE_TTL),
+                    lowest(queue, policy, operator, QueueSetting.DELIVERY_LIMIT));
         }
 
         String name() {
@@ -243,28 +246,28 @@ final class Layout {
         }
 
         /** A setting that its argument sets if it has one, else its policy. */
-        private static Optional<Setting<String>> text(Queue queue, Optional<Policy> policy, String key) {
-            JsonNode argument = queue.arguments().path("x-" + key);
+        private static Optional<Setting<String>> text(Queue queue, Optional<Policy> policy, QueueSetting<String> key) {
+            JsonNode argument = queue.arguments().path(key.argument());
             if (argument.isTextual()) {
-                return Optional.of(new Setting<>(argument.asText(), "argument x-" + key));
+                return Optional.of(new Setting<>(argument.asText(), "argument " + key.argument()));
             }
-            return policy.filter(applied -> applied.definition().path(key).isTextual())
-                    .map(applied -> new Setting<>(applied.definition().path(key).asText(), applied.describe()));
+            return policy.filter(applied -> applied.definition().path(key.name()).isTextual())
+                    .map(applied -> new Setting<>(applied.definition().path(key.name()).asText(), applied.describe()));
         }
 
         /** A number that its argument, its policy and its operator policy may each set: the lowest applies. */
         private static Optional<Setting<Long>> lowest(Queue queue, Optional<Policy> policy, Optional<Policy> operator,
-                String key) {
+                QueueSetting<Number> key) {
             Setting<Long> lowest = null;
-            OptionalLong argument = number(queue.arguments(), "x-" + key);
+            OptionalLong argument = number(queue.arguments(), key.argument());
             if (argument.isPresent() && argument.getAsLong() >= 0) {
-                lowest = new Setting<>(argument.getAsLong(), "argument x-" + key);
+                lowest = new Setting<>(argument.getAsLong(), "argument " + key.argument());
             }
             for (Optional<Policy> source : List.of(policy, operator)) {
                 if (source.isEmpty()) {
                     continue;
                 }
-                OptionalLong value = number(source.get().definition(), key);
+                OptionalLong value = number(source.get().definition(), key.name());
                 // A negative value sets no limit, and leaves the others to apply.
                 if (value.isPresent() && value.getAsLong() >= 0 && (lowest == null || value.getAsLong() < lowest.value())) {
                     lowest = new Setting<>(value.getAsLong(), source.get().describe());

@@ -1,5 +1,6 @@
 package io.github.retrytopology.operations.adopt;
 
+import io.github.retrytopology.model.topology.Exchange;
 import io.github.retrytopology.operations.adopt.Definitions.Binding;
 import io.github.retrytopology.operations.adopt.Layout.QueueView;
 import io.github.retrytopology.operations.adopt.Layout.Setting;
@@ -24,7 +25,9 @@ import java.util.TreeSet;
 final class Routes {
 
     /** The type of the delayed-message plugin's exchange. */
-    static final String DELAYED_MESSAGE = "x-delayed-message";
+    static final String DELAYED_MESSAGE = Exchange.DELAYED_MESSAGE;
+    /** The argument of the plugin's exchange that names the type it routes by. */
+    static final String DELAYED_TYPE = Exchange.DELAYED_TYPE;
 
     private final Layout layout;
     /** The routing keys of each queue's messages, as its bindings and the queues dead-lettering into it let them be. */

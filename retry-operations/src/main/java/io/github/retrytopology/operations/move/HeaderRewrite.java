@@ -2,10 +2,11 @@ package io.github.retrytopology.operations.move;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.model.headers.Header;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The headers a moved message carries, from the message as the source delivered it: a migration writes the attempts
@@ -28,7 +29,7 @@ public interface HeaderRewrite {
      * {@code x-acquired-count}), which describe the mover's delivery, not the message.
      */
     static HeaderRewrite asDelivered() {
-        Set<String> broker = Set.of(RetryHeaders.X_DELIVERY_COUNT, RetryHeaders.X_ACQUIRED_COUNT);
+        Set<String> broker = Header.COUNTS.stream().map(Header::name).collect(Collectors.toUnmodifiableSet());
         return (properties, envelope) -> {
             if (properties.getHeaders() == null) {
                 return null;

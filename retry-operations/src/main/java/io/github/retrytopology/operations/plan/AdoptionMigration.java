@@ -9,14 +9,16 @@ import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.headers.DeathField;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.topology.Topology;
-import io.github.retrytopology.operations.adopt.AdoptionRecord;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Destination;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.OldBinding;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.OldQueue;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Role;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.ServiceRecord;
 import io.github.retrytopology.operations.adopt.AdoptionRecord.Tier;
+import io.github.retrytopology.operations.adopt.AdoptionRecord;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
@@ -27,7 +29,6 @@ import io.github.retrytopology.operations.move.MoveOptions;
 import io.github.retrytopology.operations.move.MoveReport;
 import io.github.retrytopology.operations.plan.AdoptionStep.Action;
 import io.github.retrytopology.operations.plan.AdoptionStep.State;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -327,8 +328,7 @@ public final class AdoptionMigration {
         public String choose(AMQP.BasicProperties properties, Map<String, Object> headers) {
             Optional<Duration> wait = delay(properties);
             if (wait.isEmpty()) {
-                Object attempts = headers.get(RetryHeaders.ATTEMPTS);
-                int tier = attempts instanceof Number number ? number.intValue() : 1;
+                int tier = Header.ATTEMPTS.in(headers).map(Number::intValue).orElse(1);
                 return tiers.get(Math.max(1, Math.min(tier, tiers.size())) - 1).queue();
             }
             return tiers.stream().filter(tier -> tier.delay().compareTo(wait.get()) >= 0).findFirst()
@@ -339,9 +339,10 @@ public final class AdoptionMigration {
         private static Optional<Duration> delay(AMQP.BasicProperties properties) {
             Optional<String> expiration = Optional.ofNullable(properties.getExpiration());
             if (expiration.isEmpty() && properties.getHeaders() != null
-                    && properties.getHeaders().get(RetryHeaders.X_DEATH) instanceof List<?> deaths && !deaths.isEmpty()
-                    && deaths.get(0) instanceof Map<?, ?> last && last.get("original-expiration") != null) {
-                expiration = Optional.of(last.get("original-expiration").toString());
+                    && properties.getHeaders().get(Header.X_DEATH.name()) instanceof List<?> deaths && !deaths.isEmpty()
+                    && deaths.get(0) instanceof Map<?, ?> last
+                    && last.get(DeathField.ORIGINAL_EXPIRATION.name()) != null) {
+                expiration = Optional.of(last.get(DeathField.ORIGINAL_EXPIRATION.name()).toString());
             }
             try {
                 return expiration.map(millis -> Duration.ofMillis(Long.parseLong(millis)));

@@ -14,6 +14,7 @@ import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.broker.ManagementApi;
@@ -42,6 +43,9 @@ import java.util.stream.Collectors;
 final class Applier {
 
     private static final TypeReference<Map<String, Object>> SETTINGS = new TypeReference<>() { };
+    /** The settings of another policy that could drop a message from a migration's temporary queue. */
+    private static final List<QueueSetting<?>> LIMITS = List.of(QueueSetting.MESSAGE_TTL, QueueSetting.EXPIRES,
+            QueueSetting.MAX_LENGTH, QueueSetting.MAX_LENGTH_BYTES);
 
     private final RetrySpec spec;
     private final Topology topology;
@@ -138,11 +142,11 @@ final class Applier {
      * once when the queue's policy changes: so its policy is set again, with another priority, then with its own.
      */
     private void resolve(PlanEntry entry) throws IOException {
-        if (!entry.spec().keySet().equals(Set.of("dead-letter-target"))) {
+        if (!entry.spec().keySet().equals(Set.of(PlanEntry.DEAD_LETTER_TARGET))) {
             left(entry, entry.reason() + "; apply leaves that to a person");
             return;
         }
-        Object target = entry.spec().get("dead-letter-target");
+        Object target = entry.spec().get(PlanEntry.DEAD_LETTER_TARGET);
         String mended = topology.queues().stream().anyMatch(queue -> queue.name().equals(target))
                 ? "its dead-letter target " + target + " was created"
                 : "its policy now names the spec's dead-letter target instead of " + target;
@@ -210,8 +214,8 @@ final class Applier {
         }
         for (PolicyIndex index : List.of(broker.policies(), broker.operatorPolicies())) {
             for (BrokerState.Policy policy : index.matching(temporary, QueueType.CLASSIC.id())) {
-                for (String limit : List.of("message-ttl", "expires", "max-length", "max-length-bytes")) {
-                    if (policy.definition().has(limit)) {
+                for (QueueSetting<?> limit : LIMITS) {
+                    if (policy.definition().has(limit.name())) {
                         return Optional.of((policy.operator() ? "operator policy '" : "policy '") + policy.name()
                                 + "' would set " + limit + " on the temporary queue " + temporary
                                 + ", which could drop messages");
@@ -233,12 +237,13 @@ final class Applier {
     /** Where a queue dead-letters once the policies of this apply are set. */
     private Optional<DeadLetterTarget> targetOf(BrokerState.Queue queue) {
         Policy policy = specPolicyOf.get(queue.name());
-        if (policy != null && !queue.arguments().has("x-dead-letter-exchange")
-                && policy.definition().containsKey("dead-letter-exchange")) {
-            return Optional.of(new DeadLetterTarget((String) policy.definition().get("dead-letter-exchange"),
-                    (String) policy.definition().get("dead-letter-routing-key"),
-                    String.valueOf(policy.definition().getOrDefault(QueueArguments.DEAD_LETTER_STRATEGY,
-                            QueueArguments.AT_MOST_ONCE))));
+        Optional<String> exchange = Optional.ofNullable(policy)
+                .filter(ours -> !queue.arguments().has(QueueSetting.DEAD_LETTER_EXCHANGE.argument()))
+                .flatMap(ours -> QueueSetting.DEAD_LETTER_EXCHANGE.in(ours.definition()));
+        if (exchange.isPresent()) {
+            return Optional.of(new DeadLetterTarget(exchange.get(),
+                    QueueSetting.DEAD_LETTER_ROUTING_KEY.in(policy.definition()).orElse(null),
+                    QueueSetting.DEAD_LETTER_STRATEGY.in(policy.definition()).orElse(QueueArguments.AT_MOST_ONCE)));
         }
         return broker.deadLetterTarget(queue);
     }
@@ -250,7 +255,7 @@ final class Applier {
 
     /** Whether a queue's dead-lettering comes from a policy of ours, which a migration can point elsewhere. */
     private boolean redirectable(BrokerState.Queue source) {
-        return !source.arguments().has("x-dead-letter-routing-key") && policyOf(source).isPresent();
+        return !source.arguments().has(QueueSetting.DEAD_LETTER_ROUTING_KEY.argument()) && policyOf(source).isPresent();
     }
 
     /** The policy of ours that configures a queue once this apply has set the policies. */
@@ -275,7 +280,7 @@ final class Applier {
                     && redirectable(source)) {
                 Policy policy = policyOf(source).orElseThrow();
                 Map<String, Object> definition = new LinkedHashMap<>(policy.definition());
-                definition.put("dead-letter-routing-key", temporary);
+                QueueSetting.DEAD_LETTER_ROUTING_KEY.put(definition, temporary);
                 redirects.add(new Redirect(new Policy(policy.name(), policy.pattern(), policy.applyTo(), policy.priority(),
                         definition), policy));
             }

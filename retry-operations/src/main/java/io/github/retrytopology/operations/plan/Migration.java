@@ -6,9 +6,10 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Queue;
-import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -45,7 +46,7 @@ import java.util.function.UnaryOperator;
 final class Migration {
 
     /** Where a message's own expiration waits while it is in the temporary queue. */
-    static final String EXPIRATION_HEADER = "retry-migration-expiration";
+    static final String EXPIRATION_HEADER = Header.MIGRATION_EXPIRATION.name();
 
     private static final int BATCH = 250;
     private static final long CONFIRM_TIMEOUT_MS = 30_000;
@@ -96,7 +97,7 @@ final class Migration {
             throws IOException {
         String queue = wanted.name();
         try (Channel channel = channels.open()) {
-            channel.queueDeclare(temporary, true, false, false, Map.of(QueueArguments.QUEUE_TYPE, QueueType.CLASSIC.id()));
+            channel.queueDeclare(temporary, true, false, false, Map.of(QueueSetting.QUEUE_TYPE.argument(), QueueType.CLASSIC.id()));
         } catch (TimeoutException e) {
             throw new IOException("the channel did not close in time", e);
         }

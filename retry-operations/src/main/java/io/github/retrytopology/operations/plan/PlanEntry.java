@@ -30,6 +30,9 @@ public record PlanEntry(Action action, Kind kind, Optional<String> service, Stri
         String reason, Map<String, Object> broker, Map<String, Object> spec, OptionalLong messages,
         OptionalLong consumers, OptionalLong deadLettered) {
 
+    /** The value a queue in conflict names when its dead-letter target is missing: the target's routing key. */
+    static final String DEAD_LETTER_TARGET = "dead-letter-target";
+
     public PlanEntry {
         requireNonNull(action, "action");
         requireNonNull(kind, "kind");

@@ -15,6 +15,7 @@ import io.github.retrytopology.model.topology.Exchange;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.operations.plan.BrokerState.DeadLetterTarget;
 import io.github.retrytopology.operations.plan.PlanEntry.Action;
@@ -52,9 +53,8 @@ final class Planner {
      * The settings of another policy that change what happens to our messages: their TTL, dead-lettering,
      * delivery limit and length limits. Others (such as {@code ha-mode}) may apply beside ours.
      */
-    private static final Set<String> SETTINGS_THAT_MATTER = Set.of("message-ttl", "expires", "max-length",
-            "max-length-bytes", "delivery-limit", "overflow", "dead-letter-exchange", "dead-letter-routing-key",
-            "dead-letter-strategy");
+    private static final Set<String> SETTINGS_THAT_MATTER = QueueSetting.MESSAGE_FATE.stream().map(QueueSetting::name)
+            .collect(Collectors.toUnmodifiableSet());
 
     /** A service's queues in the order of the spec's topology: its queue, its tiers, its parking lot; then the rest. */
     private static final Comparator<QueueName> TOPOLOGY_ORDER = Comparator.comparing(QueueName::migration)
@@ -202,12 +202,12 @@ final class Planner {
         }
         BrokerState.Queue onBroker = present.get();
         entry.counts(onBroker);
-        String type = (String) queue.arguments().get(QueueArguments.QUEUE_TYPE);
+        String type = (String) queue.arguments().get(QueueSetting.QUEUE_TYPE.argument());
         entry.differ("durable", onBroker.durable(), true)
                 .differ("auto_delete", onBroker.autoDelete(), false)
-                .differ(QueueArguments.QUEUE_TYPE, onBroker.type(), type);
+                .differ(QueueSetting.QUEUE_TYPE.argument(), onBroker.type(), type);
         for (String argument : Values.keys(onBroker.arguments(), queue.arguments())) {
-            if (!argument.equals(QueueArguments.QUEUE_TYPE)) {
+            if (!argument.equals(QueueSetting.QUEUE_TYPE.argument())) {
                 entry.differ(argument, Values.get(onBroker.arguments(), argument), queue.arguments().get(argument));
             }
         }
@@ -272,7 +272,8 @@ final class Planner {
                     + (keeps ? "the messages it dead-letters wait in it" + waiting(onBroker)
                             : "a message that expires or is refused here is dropped")
                     + (isSpecQueue(target) ? "; apply creates it" : ""));
-            entry.brokerValue("dead-letter-target", null).specValue("dead-letter-target", target.routingKey());
+            entry.brokerValue(PlanEntry.DEAD_LETTER_TARGET, null)
+                    .specValue(PlanEntry.DEAD_LETTER_TARGET, target.routingKey());
         });
         return conflicts;
     }
@@ -303,7 +304,7 @@ final class Planner {
                 conflicts.add(what + " sets " + key + " to " + Values.show(Values.plain(value)) + ", which ours does not set");
             } else if (mine instanceof Number && value.isNumber()) {
                 // RabbitMQ 4 reads a negative delivery limit as no limit of its own: the other one applies.
-                boolean noLimit = key.equals("delivery-limit") && value.asLong() < 0;
+                boolean noLimit = key.equals(QueueSetting.DELIVERY_LIMIT.name()) && value.asLong() < 0;
                 if (!noLimit && Values.lower(value, mine)) {
                     conflicts.add(what + " lowers " + key + " to " + value + " (ours: " + mine + ")");
                 } else {
@@ -328,7 +329,7 @@ final class Planner {
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         queue.arguments().forEach((key, value) -> {
-            if (!key.equals(QueueArguments.QUEUE_TYPE)) {
+            if (!key.equals(QueueSetting.QUEUE_TYPE.argument())) {
                 settings.put(QueueArguments.policyKey(key), value);
             }
         });
@@ -388,7 +389,7 @@ final class Planner {
         for (BrokerState.Queue queue : extra) {
             QueueName name = names.queue(queue.name()).orElseThrow();
             Entry entry = new Entry(Kind.QUEUE, Optional.of(service), queue.name()).counts(queue)
-                    .broker(QueueArguments.QUEUE_TYPE, queue.type()).broker("arguments", Values.plain(queue.arguments()));
+                    .broker(QueueSetting.QUEUE_TYPE.argument(), queue.type()).broker("arguments", Values.plain(queue.arguments()));
             entries.add(entry.build(Action.ORPHAN, whyOrphan(name, inSpec) + holds(queue)));
             // The queue named after a service that now keeps another shares its policy's name with the kept one's.
             Optional.of(name).filter(orphan -> !orphan.migration()).map(QueueName::policy)

@@ -14,6 +14,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.operations.adopt.HandRolledTopologies.Inventory;
@@ -21,13 +22,12 @@ import io.github.retrytopology.operations.adopt.HandRolledTopologies.Placed;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.cli.RetryCommand;
 import io.github.retrytopology.operations.plan.AdoptionMigration;
-import io.github.retrytopology.operations.plan.AdoptionStep;
 import io.github.retrytopology.operations.plan.AdoptionStep.Action;
 import io.github.retrytopology.operations.plan.AdoptionStep.State;
+import io.github.retrytopology.operations.plan.AdoptionStep;
 import io.github.retrytopology.operations.plan.TopologyPlanner;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.io.IOException;
@@ -118,17 +118,17 @@ class AdoptionMigrationIT {
     /** Where a message was, and how many attempts it had made, says where it is now and what its headers say. */
     private static void assertArrived(HandRolledTopologies shape, Service service, String id, Placed placed,
             Found found) {
-        assertThat(found.headers()).as(id).containsEntry(RetryHeaders.ADOPTED_FROM, placed.queue());
-        assertThat(found.headers().get(RetryHeaders.ORIGINAL_ROUTING_KEY)).as(id).isNotNull();
+        assertThat(found.headers()).as(id).containsEntry(Header.ADOPTED_FROM.name(), placed.queue());
+        assertThat(found.headers().get(Header.ORIGINAL_ROUTING_KEY.name())).as(id).isNotNull();
         if (placed.queue().equals(shape.workQueue())) {
             assertThat(found.queue()).as(id).isEqualTo(service.queue());
-            assertThat(found.headers()).as(id).doesNotContainKey(RetryHeaders.ATTEMPTS);
+            assertThat(found.headers()).as(id).doesNotContainKey(Header.ATTEMPTS.name());
         } else if (placed.queue().equals(shape.failedQueue())) {
             assertThat(found.queue()).as(id).isEqualTo(service.parkingLot());
-            assertThat(found.headers()).as(id).containsKey(RetryHeaders.PARK_REASON);
+            assertThat(found.headers()).as(id).containsKey(Header.PARK_REASON.name());
         } else {
             assertThat(found.queue()).as(id).startsWith(service.name() + ".retry.");
-            assertThat(found.headers()).as(id).containsEntry(RetryHeaders.ATTEMPTS, placed.failedAttempts());
+            assertThat(found.headers()).as(id).containsEntry(Header.ATTEMPTS.name(), placed.failedAttempts());
         }
     }
 
@@ -323,7 +323,7 @@ class AdoptionMigrationIT {
         assertThat(found).hasSize(waiting);
         assertThat(found.values()).allSatisfy(message -> {
             assertThat(message.queue()).isEqualTo(tier);
-            assertThat(message.headers()).containsEntry(RetryHeaders.ATTEMPTS, 1);
+            assertThat(message.headers()).containsEntry(Header.ATTEMPTS.name(), 1);
         });
     }
 

@@ -9,11 +9,11 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.metrics.MicrometerRetryMetrics;
 import io.github.retrytopology.runtime.tracing.OpenTelemetryTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -197,14 +197,14 @@ interface Contender {
                             }
                             Map<String, Object> headers = new HashMap<>();
                             if (ourHeaders) {
-                                headers.put(RetryHeaders.ATTEMPTS, 1);
-                                headers.put(RetryHeaders.FIRST_FAILURE, Instant.now().toString());
-                                headers.put(RetryHeaders.ORIGINAL_EXCHANGE, envelope.getExchange());
-                                headers.put(RetryHeaders.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey());
-                                headers.put(RetryHeaders.EXCEPTION, FAILURE.getClass().getName());
-                                headers.put(RetryHeaders.EXCEPTION_MESSAGE, FAILURE.getMessage());
-                                headers.put(RetryHeaders.MESSAGE_ID, ids + Long.toString(++id, 36));
-                                headers.put(RetryHeaders.PUBLISH_ID, channel.getNextPublishSeqNo());
+                                headers.put(Header.ATTEMPTS.name(), 1);
+                                headers.put(Header.FIRST_FAILURE.name(), Instant.now().toString());
+                                headers.put(Header.ORIGINAL_EXCHANGE.name(), envelope.getExchange());
+                                headers.put(Header.ORIGINAL_ROUTING_KEY.name(), envelope.getRoutingKey());
+                                headers.put(Header.EXCEPTION.name(), FAILURE.getClass().getName());
+                                headers.put(Header.EXCEPTION_MESSAGE.name(), FAILURE.getMessage());
+                                headers.put(Header.MESSAGE_ID.name(), ids + Long.toString(++id, 36));
+                                headers.put(Header.PUBLISH_ID.name(), channel.getNextPublishSeqNo());
                             } else {
                                 headers.put("attempts", 1);
                             }

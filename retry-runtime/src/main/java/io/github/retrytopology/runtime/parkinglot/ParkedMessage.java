@@ -5,12 +5,14 @@ import static java.util.Objects.requireNonNull;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.headers.DeathReason;
+import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,8 +33,9 @@ import java.util.Optional;
 public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int copies) {
 
     /** What {@code x-death} calls the reasons the broker parks a message for, and what this project calls them. */
-    private static final Map<String, ParkReason> BROKER_REASONS = Map.of("delivery_limit", ParkReason.DELIVERY_LIMIT,
-            "expired", ParkReason.EXPIRED, "rejected", ParkReason.UNPUBLISHABLE);
+    private static final Map<DeathReason, ParkReason> BROKER_REASONS = Map.of(DeathReason.DELIVERY_LIMIT,
+            ParkReason.DELIVERY_LIMIT, DeathReason.EXPIRED, ParkReason.EXPIRED, DeathReason.REJECTED,
+            ParkReason.UNPUBLISHABLE);
 
     public ParkedMessage {
         requireNonNull(properties, "properties");
@@ -111,7 +114,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
         if (reason.isPresent()) {
             return reason;
         }
-        return brokerPark().map(death -> BROKER_REASONS.get(death.reason()));
+        return brokerPark().flatMap(death -> DeathReason.fromId(death.reason())).map(BROKER_REASONS::get);
     }
 
     /** The reason the broker recorded in {@code x-death} when it parked the message itself, as it wrote it. */
@@ -169,17 +172,15 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
     }
 
     private static String describe(RetryHeaders.Death death) {
-        String why = switch (death.reason()) {
-            case "delivery_limit" -> "more deliveries than the queue's delivery limit ended without an "
-                    + "acknowledgement";
-            case "expired" -> death.originalExpiration().map(ms -> "its own expiration of " + ms + " ms")
+        String why = DeathReason.fromId(death.reason()).map(reason -> switch (reason) {
+            case DELIVERY_LIMIT -> "more deliveries than the queue's delivery limit ended without an acknowledgement";
+            case EXPIRED -> death.originalExpiration().map(ms -> "its own expiration of " + ms + " ms")
                     .orElse("its time to live") + " passed before a consumer took it";
-            case "rejected" -> "a consumer rejected it without requeueing it: one that could not republish it at all";
-            case "maxlen" -> "the queue was over its length limit";
-            default -> "the broker gave no reason this project knows";
-        };
+            case REJECTED -> "a consumer rejected it without requeueing it: one that could not republish it at all";
+            case MAXLEN -> "the queue was over its length limit";
+        }).orElse("the broker gave no reason this project knows");
         return "the broker dead-lettered it from " + death.queue() + death.time().map(at -> " at " + at).orElse("")
-                + " (x-death: " + death.reason() + (death.count() > 1 ? ", " + death.count() + " times" : "") + "): "
+                + " (" + Header.X_DEATH + ": " + death.reason() + (death.count() > 1 ? ", " + death.count() + " times" : "") + "): "
                 + why;
     }
 }

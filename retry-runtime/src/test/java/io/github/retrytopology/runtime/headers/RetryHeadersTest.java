@@ -7,6 +7,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.impl.LongStringHelper;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.model.headers.Header;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -66,11 +67,11 @@ class RetryHeadersTest {
     void aFailureAfterOthersThatLeftNoHeadersRecordsItAsTheLastAndNoFirst() {
         // The broker delayed attempts 1 to 3 itself: a reject changes nothing on the message.
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
+        Map<String, Object> headers = RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3))
                 .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000);
 
         RetryHeaders read = RetryHeaders.of(headers);
-        assertThat(headers).doesNotContainKeys(RetryHeaders.FIRST_FAILURE, RetryHeaders.FAILURES);
+        assertThat(headers).doesNotContainKeys(Header.FIRST_FAILURE.name(), Header.FAILURES.name());
         assertThat(read.firstFailure()).isEmpty();
         assertThat(read.lastFailure()).hasValue(LATER);
         assertThat(read.failures()).containsExactly("attempt 4 at 2026-11-22T10:00:30.000Z: java.lang.IllegalStateException: boom");
@@ -78,10 +79,10 @@ class RetryHeadersTest {
 
     @Test
     void dropsTheBrokersDeliveryCount() {
-        Map<String, Object> headers = RetryHeaders.of(Map.of(RetryHeaders.X_DELIVERY_COUNT, 3))
+        Map<String, Object> headers = RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3))
                 .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
 
-        assertThat(headers).doesNotContainKey(RetryHeaders.X_DELIVERY_COUNT);
+        assertThat(headers).doesNotContainKey(Header.X_DELIVERY_COUNT.name());
     }
 
     @Test
@@ -108,7 +109,7 @@ class RetryHeadersTest {
         assertThat(read.exceptionMessage()).hasValueSatisfying(message ->
                 assertThat(message).hasSize(RetryHeaders.MAX_MESSAGE_LENGTH).endsWith("…"));
         assertThat(read.failures()).hasSize(RetryHeaders.MAX_HISTORY).first().asString().startsWith("attempt 16 ");
-        assertThat(RetryHeaders.size(headers)).isLessThan(8_000);
+        assertThat(HeaderSize.size(headers)).isLessThan(8_000);
     }
 
     @Test
@@ -119,7 +120,7 @@ class RetryHeadersTest {
                     new IllegalStateException("y".repeat(400)), RETRY, FIRST, 2_000);
         }
 
-        assertThat(RetryHeaders.size(headers)).isLessThanOrEqualTo(2_000);
+        assertThat(HeaderSize.size(headers)).isLessThanOrEqualTo(2_000);
         assertThat(RetryHeaders.of(headers).failures()).isNotEmpty().last().asString().startsWith("attempt 10 ");
     }
 
@@ -148,7 +149,7 @@ class RetryHeadersTest {
                         new IllegalStateException(message.toString()), decision, FIRST.plusSeconds(attempt), maxBytes);
                 Map<String, Object> sent = RetryHeaders.outgoing(properties, new java.util.HashMap<>(headers))
                         .stamped(Long.MAX_VALUE).getHeaders();
-                assertThat(RetryHeaders.size(sent)).as("run %d, attempt %d", run, attempt)
+                assertThat(HeaderSize.size(sent)).as("run %d, attempt %d", run, attempt)
                         .isLessThanOrEqualTo(maxBytes);
                 properties = properties.builder().expiration(null).build();
             }
@@ -160,7 +161,7 @@ class RetryHeadersTest {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         Map<String, Object> parked = new HashMap<>(RetryHeaders.of(Map.of("tenant", "acme"))
                 .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
-        parked.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
+        parked.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         Instant replayedAt = LATER.plusSeconds(60);
         Map<String, Object> replayed = RetryHeaders.of(asBroker(parked)).forReplay(replayedAt, Optional.of("alice"));
@@ -175,7 +176,7 @@ class RetryHeadersTest {
         assertThat(read.parkReason()).isEmpty();
         assertThat(read.deaths()).isEmpty();
         assertThat(replayed.get("tenant")).hasToString("acme");
-        assertThat(replayed).doesNotContainKey(RetryHeaders.FAILURES);
+        assertThat(replayed).doesNotContainKey(Header.FAILURES.name());
     }
 
     @Test
@@ -191,9 +192,9 @@ class RetryHeadersTest {
 
     @Test
     void aReplayOfAMessageTheBrokerParkedTakesItsOriginFromXDeath() {
-        Map<String, Object> parked = Map.of(RetryHeaders.X_DEATH,
+        Map<String, Object> parked = Map.of(Header.X_DEATH.name(),
                 List.of(death("orders", "delivery_limit", "shop.events", "order.created")),
-                RetryHeaders.X_DELIVERY_COUNT, 0);
+                Header.X_DELIVERY_COUNT.name(), 0);
 
         RetryHeaders read = RetryHeaders.of(RetryHeaders.of(parked).forReplay(LATER, Optional.empty()));
 
@@ -204,7 +205,7 @@ class RetryHeadersTest {
 
     @Test
     void readsXDeathAsTheBrokerWritesIt() {
-        RetryHeaders read = RetryHeaders.of(Map.of(RetryHeaders.X_DEATH,
+        RetryHeaders read = RetryHeaders.of(Map.of(Header.X_DEATH.name(),
                 List.of(death("orders.retry.2", "expired", "", "orders.retry.2"),
                         death("orders.retry.1", "expired", "", "orders.retry.1"))));
 
@@ -235,8 +236,8 @@ class RetryHeadersTest {
 
     @Test
     void aMessagePublishedThroughAnExchangeIsAFirstAttemptWhateverRetryHeadersItCarries() {
-        Map<String, Object> copied = Map.of(RetryHeaders.ATTEMPTS, 3, RetryHeaders.ORIGINAL_ROUTING_KEY,
-                LongStringHelper.asLongString("x.y"), RetryHeaders.FIRST_FAILURE, LongStringHelper.asLongString(
+        Map<String, Object> copied = Map.of(Header.ATTEMPTS.name(), 3, Header.ORIGINAL_ROUTING_KEY.name(),
+                LongStringHelper.asLongString("x.y"), Header.FIRST_FAILURE.name(), LongStringHelper.asLongString(
                         FIRST.toString()), "tenant", LongStringHelper.asLongString("acme"));
 
         RetryHeaders arrived = RetryHeaders.arrival(copied, "shop.events", TIERS);
@@ -245,7 +246,7 @@ class RetryHeadersTest {
         assertThat(arrived.attempts()).isZero();
         assertThat(arrived.originalRoutingKey()).isEmpty();
         assertThat(arrived.firstFailure()).isEmpty();
-        assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(RetryHeaders.ATTEMPTS, "tenant");
+        assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(Header.ATTEMPTS.name(), "tenant");
         Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY,
                 LATER, 100_000);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
@@ -257,7 +258,7 @@ class RetryHeadersTest {
     void aMessageBackFromOneOfTheServicesTiersKeepsItsRetryHeaders() {
         Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 1,
                 new IllegalStateException("one"), RETRY, FIRST, 100_000)));
-        headers.put(RetryHeaders.X_DEATH, List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
+        headers.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         RetryHeaders arrived = RetryHeaders.arrival(headers, "", TIERS);
 
@@ -268,7 +269,7 @@ class RetryHeadersTest {
 
     @Test
     void aMessagePublishedStraightToTheQueueWithAnotherQueuesDeathIsNotARetry() {
-        Map<String, Object> headers = Map.of(RetryHeaders.ATTEMPTS, 3, RetryHeaders.X_DEATH,
+        Map<String, Object> headers = Map.of(Header.ATTEMPTS.name(), 3, Header.X_DEATH.name(),
                 List.of(death("billing.retry.1", "expired", "", "billing.retry.1")));
 
         assertThat(RetryHeaders.arrival(headers, "", TIERS).attempts()).isZero();
@@ -290,9 +291,9 @@ class RetryHeadersTest {
 
     @Test
     void aMessageAMigrationMovedThroughTheDefaultExchangeKeepsTheAttemptsItCarries() {
-        Map<String, Object> moved = Map.of(RetryHeaders.ATTEMPTS, 2, RetryHeaders.ADOPTED_FROM,
-                LongStringHelper.asLongString("orders.wait"), RetryHeaders.ORIGINAL_ROUTING_KEY,
-                LongStringHelper.asLongString("order.created"), RetryHeaders.FIRST_FAILURE,
+        Map<String, Object> moved = Map.of(Header.ATTEMPTS.name(), 2, Header.ADOPTED_FROM.name(),
+                LongStringHelper.asLongString("orders.wait"), Header.ORIGINAL_ROUTING_KEY.name(),
+                LongStringHelper.asLongString("order.created"), Header.FIRST_FAILURE.name(),
                 LongStringHelper.asLongString(FIRST.toString()));
 
         RetryHeaders arrived = RetryHeaders.arrival(moved, "", TIERS);
@@ -310,7 +311,7 @@ class RetryHeadersTest {
 
     @Test
     void anAdoptedHeaderOnAMessagePublishedThroughAnExchangeIsAStaleCopy() {
-        Map<String, Object> copied = Map.of(RetryHeaders.ATTEMPTS, 2, RetryHeaders.ADOPTED_FROM,
+        Map<String, Object> copied = Map.of(Header.ATTEMPTS.name(), 2, Header.ADOPTED_FROM.name(),
                 LongStringHelper.asLongString("orders.wait"), "tenant", LongStringHelper.asLongString("acme"));
 
         RetryHeaders arrived = RetryHeaders.arrival(copied, "shop.events", TIERS);
@@ -320,7 +321,7 @@ class RetryHeadersTest {
         assertThat(arrived.adoptedFrom()).isEmpty();
         Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY,
                 LATER, 100_000);
-        assertThat(next).as("not written back").doesNotContainKey(RetryHeaders.ADOPTED_FROM).containsKey("tenant");
+        assertThat(next).as("not written back").doesNotContainKey(Header.ADOPTED_FROM.name()).containsKey("tenant");
     }
 
     @Test
