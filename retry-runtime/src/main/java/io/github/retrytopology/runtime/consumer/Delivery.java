@@ -6,6 +6,8 @@ import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.headers.Arrival;
 
 /**
  * One delivery, from its arrival until it is answered, exactly once: acknowledged, requeued, or let go because
@@ -35,6 +37,11 @@ final class Delivery {
         this.context = context;
         this.dispatch = dispatch;
         this.inFlight = inFlight;
+    }
+
+    /** How it arrived, in the terms of the protocol-free headers. */
+    Arrival arrival() {
+        return Republishing.arrival(envelope, properties);
     }
 
     /** Whether the channel life this came in is still going, so that answering it means something. */

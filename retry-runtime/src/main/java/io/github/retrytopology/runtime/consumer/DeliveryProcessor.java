@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.jspecify.annotations.Nullable;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * Handles deliveries to their end, on the thread that dispatched them: runs the handler, tells the model what came
@@ -122,11 +123,11 @@ final class DeliveryProcessor {
         String queue = decision instanceof Decision.Retry retry ? settings.tier(retry.tier()).queue()
                 : settings.service().parkingLot();
         Map<String, Object> headers = failure == null
-                ? delivery.headers.parked(delivery.envelope, (Decision.Park) decision, settings.now())
-                : delivery.headers.afterFailure(delivery.properties, delivery.envelope, delivery.context.attempt(),
+                ? delivery.headers.parked(delivery.arrival(), (Decision.Park) decision, settings.now())
+                : delivery.headers.afterFailure(delivery.arrival(), delivery.context.attempt(),
                         failure, decision, settings.now(), delivery.life.maxHeaderBytes);
         delivery.life.republisher.send(new Republish(delivery, decision, failure, queue,
-                RetryHeaders.outgoing(delivery.properties, headers), settings.ticker().nanos()));
+                Republishing.outgoing(delivery.properties, headers), settings.ticker().nanos()));
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.github.retrytopology.runtime.consumer;
 
 import io.github.retrytopology.model.decision.Decision;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import org.jspecify.annotations.Nullable;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * A failed delivery on its way to a tier queue or the parking lot. It may take several sends: one the broker
@@ -17,7 +17,7 @@ final class Republish {
     final Decision decision;
     final @Nullable Throwable failure;
     final String queue;
-    final RetryHeaders.Outgoing outgoing;
+    final Republishing.Outgoing outgoing;
     /** When it was first sent, in the monotonic clock's nanoseconds. */
     final long startedAt;
     private int outstanding;
@@ -26,7 +26,7 @@ final class Republish {
     private boolean waiting;
 
     /** @param outgoing what every send carries, stamped with its publish sequence number */
-    Republish(Delivery delivery, Decision decision, @Nullable Throwable failure, String queue, RetryHeaders.Outgoing outgoing,
+    Republish(Delivery delivery, Decision decision, @Nullable Throwable failure, String queue, Republishing.Outgoing outgoing,
             long startedAt) {
         this.delivery = delivery;
         this.decision = decision;

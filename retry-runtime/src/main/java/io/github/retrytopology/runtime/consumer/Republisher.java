@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * Sends the failed deliveries of one channel life to their tier or to the parking lot, and settles each once the
@@ -209,8 +210,7 @@ final class Republisher {
         Decision.Park park = context.settings.policy().unpublishable(why, RetryHeaders.DROPPED_HEADERS);
         log.error("{} cannot be sent to {}: {}", delivered, republish.queue, park.detail());
         publish(new Republish(delivery, park, republish.failure, context.settings.service().parkingLot(),
-                RetryHeaders.outgoing(delivery.properties, delivery.headers.parkedWithoutRoom(delivery.properties,
-                        delivery.envelope, park, context.settings.now(), life.maxHeaderBytes)),
+                Republishing.outgoing(delivery.properties, delivery.headers.parkedWithoutRoom(delivery.arrival(), park, context.settings.now(), life.maxHeaderBytes)),
                 context.settings.ticker().nanos()));
     }
 

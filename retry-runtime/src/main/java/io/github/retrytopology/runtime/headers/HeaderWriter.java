@@ -1,7 +1,5 @@
 package io.github.retrytopology.runtime.headers;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.headers.Header;
 import java.time.Instant;
@@ -11,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the headers of a message change on each failure, park and replay: the headers read on its delivery, less what
@@ -39,12 +38,11 @@ final class HeaderWriter {
      * what {@link RetryHeaders#outgoing} adds, the publisher's expiration and an identity, and the publish id of
      * each send.
      *
-     * @param properties the failed delivery's properties, whose expiration and message id the republish carries
-     * @param envelope how the failed delivery arrived, for its exchange and routing key on a first failure
+     * @param arrival how the failed delivery arrived: its exchange and routing key on a first failure, and the
+     *     expiration and message id the republish carries
      * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
      */
-    static Map<String, Object> afterFailure(RetryHeaders read, AMQP.BasicProperties properties, Envelope envelope,
-            int attempt, Throwable failure, Decision decision, Instant now, int maxBytes) {
+    static Map<String, Object> afterFailure(RetryHeaders read, Arrival arrival, int attempt, Throwable failure, Decision decision, Instant now, int maxBytes) {
         Map<String, Object> headers = read.trusted();
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);
@@ -62,17 +60,17 @@ final class HeaderWriter {
         }
         Header<String> time = first ? Header.FIRST_FAILURE : Header.LAST_FAILURE;
         time.put(next, at);
-        next.putIfAbsent(Header.ORIGINAL_EXCHANGE.name(), envelope.getExchange());
-        next.putIfAbsent(Header.ORIGINAL_ROUTING_KEY.name(), envelope.getRoutingKey());
+        next.putIfAbsent(Header.ORIGINAL_EXCHANGE.name(), arrival.exchange());
+        next.putIfAbsent(Header.ORIGINAL_ROUTING_KEY.name(), arrival.routingKey());
         Header.EXCEPTION.put(next, exception);
         Header.EXCEPTION_MESSAGE.put(next, message);
-        carry(properties, next);
+        carry(arrival.expiration(), arrival.messageId(), next);
         // A bound of the size, counted as the headers are made rather than over the table: what the message carried,
         // and on top of it everything this may have added or replaced, and will add to each send.
         int bound = HeaderSize.sizeBound(headers) + HeaderSize.entryBound(Header.ATTEMPTS, attempt)
                 + HeaderSize.entryBound(time, at)
-                + HeaderSize.entryBound(Header.ORIGINAL_EXCHANGE, envelope.getExchange())
-                + HeaderSize.entryBound(Header.ORIGINAL_ROUTING_KEY, envelope.getRoutingKey())
+                + HeaderSize.entryBound(Header.ORIGINAL_EXCHANGE, arrival.exchange())
+                + HeaderSize.entryBound(Header.ORIGINAL_ROUTING_KEY, arrival.routingKey())
                 + HeaderSize.entryBound(Header.EXCEPTION, exception)
                 + HeaderSize.entryBound(Header.EXCEPTION_MESSAGE, message)
                 + HeaderSize.entryBound(Header.ORIGINAL_EXPIRATION, next.get(Header.ORIGINAL_EXPIRATION.name()))
@@ -111,11 +109,11 @@ final class HeaderWriter {
      * Returns the headers of a message parked without a failure to record, such as one no handler takes: the
      * original headers with the park reason.
      */
-    static Map<String, Object> parked(RetryHeaders read, Envelope envelope, Decision.Park park, Instant now) {
+    static Map<String, Object> parked(RetryHeaders read, Arrival arrival, Decision.Park park, Instant now) {
         Map<String, Object> next = new HashMap<>(read.trusted());
         Header.COUNTS.forEach(header -> next.remove(header.name()));
-        next.putIfAbsent(Header.ORIGINAL_EXCHANGE.name(), envelope.getExchange());
-        next.putIfAbsent(Header.ORIGINAL_ROUTING_KEY.name(), envelope.getRoutingKey());
+        next.putIfAbsent(Header.ORIGINAL_EXCHANGE.name(), arrival.exchange());
+        next.putIfAbsent(Header.ORIGINAL_ROUTING_KEY.name(), arrival.routingKey());
         putPark(next, park, Timestamps.format(now));
         return next;
     }
@@ -125,10 +123,10 @@ final class HeaderWriter {
      * publisher's headers, the largest dropped first until the park's fit in {@code maxBytes} as sent, and named in
      * {@link Header#DROPPED_HEADERS}. The body and the other properties are kept whole.
      */
-    static Map<String, Object> parkedWithoutRoom(RetryHeaders read, AMQP.BasicProperties properties,
-            Envelope envelope, Decision.Park park, Instant now, int maxBytes) {
-        Map<String, Object> next = parked(read, envelope, park, now);
-        carry(properties, next);
+    static Map<String, Object> parkedWithoutRoom(RetryHeaders read, Arrival arrival, Decision.Park park,
+            Instant now, int maxBytes) {
+        Map<String, Object> next = parked(read, arrival, park, now);
+        carry(arrival.expiration(), arrival.messageId(), next);
         List<String> dropped = new ArrayList<>();
         int room = maxBytes - HeaderSize.PUBLISH_ID_BYTES;
         while (HeaderSize.size(next) + HeaderSize.valueSize(dropped, true) + 2 + Header.DROPPED_HEADERS.name().length()
@@ -187,11 +185,11 @@ final class HeaderWriter {
     }
 
     /** What a republish carries in headers for its properties: the publisher's expiration, and an identity. */
-    static void carry(AMQP.BasicProperties properties, Map<String, Object> headers) {
-        if (properties.getExpiration() != null) {
-            Header.ORIGINAL_EXPIRATION.put(headers, properties.getExpiration());
+    static void carry(@Nullable String expiration, @Nullable String messageId, Map<String, Object> headers) {
+        if (expiration != null) {
+            Header.ORIGINAL_EXPIRATION.put(headers, expiration);
         }
-        if (properties.getMessageId() == null) {
+        if (messageId == null) {
             headers.putIfAbsent(Header.MESSAGE_ID.name(), Ids.next());
         }
     }

@@ -1,7 +1,5 @@
 package io.github.retrytopology.runtime.headers;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
@@ -20,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The headers this project keeps on a message, as read on its delivery; the headers themselves, and what each
@@ -324,23 +323,23 @@ public final class RetryHeaders {
      * Returns the headers of a message to republish after its attempt {@code attempt} failed with
      * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
      * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
-     * what {@link #outgoing} adds, the publisher's expiration and an identity, and the publish id of each send.
+     * what {@link #carry} adds, the publisher's expiration and an identity, and the publish id of each send.
      *
-     * @param properties the failed delivery's properties, whose expiration and message id the republish carries
-     * @param envelope how the failed delivery arrived, for its exchange and routing key on a first failure
+     * @param arrival how the failed delivery arrived: its exchange and routing key on a first failure, and the
+     *     expiration and message id the republish carries
      * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
      */
-    public Map<String, Object> afterFailure(AMQP.BasicProperties properties, Envelope envelope, int attempt,
-            Throwable failure, Decision decision, Instant now, int maxBytes) {
-        return HeaderWriter.afterFailure(this, properties, envelope, attempt, failure, decision, now, maxBytes);
+    public Map<String, Object> afterFailure(Arrival arrival, int attempt, Throwable failure, Decision decision,
+            Instant now, int maxBytes) {
+        return HeaderWriter.afterFailure(this, arrival, attempt, failure, decision, now, maxBytes);
     }
 
     /**
      * Returns the headers of a message parked without a failure to record, such as one no handler takes: the
      * original headers with the park reason.
      */
-    public Map<String, Object> parked(Envelope envelope, Decision.Park park, Instant now) {
-        return HeaderWriter.parked(this, envelope, park, now);
+    public Map<String, Object> parked(Arrival arrival, Decision.Park park, Instant now) {
+        return HeaderWriter.parked(this, arrival, park, now);
     }
 
     /**
@@ -348,9 +347,8 @@ public final class RetryHeaders {
      * publisher's headers, the largest dropped first until the park's fit in {@code maxBytes} as sent, and named in
      * {@link Header#DROPPED_HEADERS}. The body and the other properties are kept whole.
      */
-    public Map<String, Object> parkedWithoutRoom(AMQP.BasicProperties properties, Envelope envelope,
-            Decision.Park park, Instant now, int maxBytes) {
-        return HeaderWriter.parkedWithoutRoom(this, properties, envelope, park, now, maxBytes);
+    public Map<String, Object> parkedWithoutRoom(Arrival arrival, Decision.Park park, Instant now, int maxBytes) {
+        return HeaderWriter.parkedWithoutRoom(this, arrival, park, now, maxBytes);
     }
 
     /**
@@ -364,58 +362,22 @@ public final class RetryHeaders {
     }
 
     /**
-     * Returns a copy of {@code properties} to republish with these headers: made persistent, and without the
-     * publisher's {@code expiration}, which {@link Header#ORIGINAL_EXPIRATION} keeps instead. A message without a
-     * message id gets a {@link Header#MESSAGE_ID} that stays with it from then on.
+     * Adds to {@code headers} what a republish carries in headers for its message's properties: the publisher's
+     * {@code expiration}, which a republish does not keep as a property, and a {@link Header#MESSAGE_ID} that stays
+     * with a message that has no message id from then on.
      */
-    public static AMQP.BasicProperties republish(AMQP.BasicProperties properties, Map<String, Object> headers) {
-        return outgoing(properties, new HashMap<>(headers)).properties();
+    public static void carry(@Nullable String expiration, @Nullable String messageId, Map<String, Object> headers) {
+        HeaderWriter.carry(expiration, messageId, headers);
     }
 
     /**
-     * The same as {@link #republish}, for a message that may be sent more than once, each send stamped with its
-     * publish sequence number: {@code headers} is taken over, not copied.
+     * Whether headers fit in {@code maxBytes} as each send carries them, its publish id included: counted exactly,
+     * which encodes every string, only where the bound that needs no encoding says they may not.
      */
-    public static Outgoing outgoing(AMQP.BasicProperties properties, Map<String, Object> headers) {
-        HeaderWriter.carry(properties, headers);
-        return new Outgoing(properties, headers);
+    public static boolean fits(Map<String, Object> headers, int maxBytes) {
+        return HeaderSize.sizeBound(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes
+                || HeaderSize.size(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes;
     }
-
-    /** A message's properties and headers as republished; the headers are written when the properties are built. */
-    public static final class Outgoing {
-        private final AMQP.BasicProperties original;
-        private final Map<String, Object> headers;
-
-        private Outgoing(AMQP.BasicProperties original, Map<String, Object> headers) {
-            this.original = original;
-            this.headers = headers;
-        }
-
-        /** The properties, headers included. */
-        public AMQP.BasicProperties properties() {
-            return build();
-        }
-
-        /**
-         * Whether the headers fit in {@code maxBytes} as each send carries them, its publish id included: counted
-         * exactly, which encodes every string, only where the bound that needs no encoding says they may not.
-         */
-        public synchronized boolean fits(int maxBytes) {
-            return HeaderSize.sizeBound(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes
-                    || HeaderSize.size(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes;
-        }
-
-        /** The properties of one send, stamped with its publish sequence number on its channel. */
-        public synchronized AMQP.BasicProperties stamped(long sequence) {
-            Header.PUBLISH_ID.put(headers, sequence);
-            return build();
-        }
-
-        private AMQP.BasicProperties build() {
-            return original.builder().headers(headers).deliveryMode(2).expiration(null).build();
-        }
-    }
-
 
     /** The headers as trusted: those as delivered, less stale copies of this project's; unmodifiable or the caller's. */
     Map<String, Object> trusted() {

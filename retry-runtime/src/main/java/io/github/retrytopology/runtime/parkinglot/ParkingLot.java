@@ -10,7 +10,6 @@ import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.RetryRuntimeException;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * The parking lot of one service: list what waits there, replay it to the service, or purge it.
@@ -302,7 +302,7 @@ public final class ParkingLot {
                     if (pace.isPresent()) {
                         await(pace.get());
                     }
-                    AMQP.BasicProperties properties = RetryHeaders.republish(message.properties(),
+                    AMQP.BasicProperties properties = Republishing.republish(message.properties(),
                             message.headers().forReplay(clock.instant(), options.replayedBy()));
                     channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
                     awaitConfirm(channel);

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 
 class RetryHeadersTest {
 
@@ -32,7 +33,7 @@ class RetryHeadersTest {
     @Test
     void aFirstFailureRecordsWhereTheMessageCameFromAndWhatFailed() {
         Map<String, Object> headers = RetryHeaders.of(Map.of("tenant", "acme"))
-                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
 
         RetryHeaders read = RetryHeaders.of(headers);
         assertThat(read.attempts()).isEqualTo(1);
@@ -50,9 +51,9 @@ class RetryHeadersTest {
     @Test
     void aLaterFailureKeepsTheOriginAndFirstFailureTime() {
         Map<String, Object> first = RetryHeaders.of(null)
-                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
         Map<String, Object> second = RetryHeaders.of(asBroker(first))
-                .afterFailure(PLAIN, FROM_TIER, 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
+                .afterFailure(Republishing.arrival(FROM_TIER, PLAIN), 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
 
         RetryHeaders read = RetryHeaders.of(second);
         assertThat(read.attempts()).isEqualTo(2);
@@ -68,7 +69,7 @@ class RetryHeadersTest {
         // The broker delayed attempts 1 to 3 itself: a reject changes nothing on the message.
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         Map<String, Object> headers = RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3))
-                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000);
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000);
 
         RetryHeaders read = RetryHeaders.of(headers);
         assertThat(headers).doesNotContainKeys(Header.FIRST_FAILURE.name(), Header.FAILURES.name());
@@ -80,7 +81,7 @@ class RetryHeadersTest {
     @Test
     void dropsTheBrokersDeliveryCount() {
         Map<String, Object> headers = RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3))
-                .afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
 
         assertThat(headers).doesNotContainKey(Header.X_DELIVERY_COUNT.name());
     }
@@ -90,7 +91,7 @@ class RetryHeadersTest {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
 
         RetryHeaders read = RetryHeaders.of(RetryHeaders.of(null)
-                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000));
 
         assertThat(read.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(read.parkDetail()).hasValue("attempt 4 of 4 failed");
@@ -101,7 +102,7 @@ class RetryHeadersTest {
     void boundsTheExceptionMessageAndTheHistory() {
         Map<String, Object> headers = null;
         for (int attempt = 1; attempt <= 25; attempt++) {
-            headers = RetryHeaders.of(headers).afterFailure(PLAIN, FROM_EXCHANGE, attempt,
+            headers = RetryHeaders.of(headers).afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), attempt,
                     new IllegalStateException("x".repeat(5_000)), RETRY, FIRST, 100_000);
         }
 
@@ -116,7 +117,7 @@ class RetryHeadersTest {
     void dropsTheOldestHistoryFirstToFitASmallFrame() {
         Map<String, Object> headers = null;
         for (int attempt = 1; attempt <= 10; attempt++) {
-            headers = RetryHeaders.of(headers).afterFailure(PLAIN, FROM_EXCHANGE, attempt,
+            headers = RetryHeaders.of(headers).afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), attempt,
                     new IllegalStateException("y".repeat(400)), RETRY, FIRST, 2_000);
         }
 
@@ -145,9 +146,9 @@ class RetryHeadersTest {
                 }
                 Decision decision = attempt == attempts && random.nextBoolean()
                         ? new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt " + attempt + " failed") : RETRY;
-                headers = RetryHeaders.of(headers).afterFailure(properties, FROM_EXCHANGE, attempt,
+                headers = RetryHeaders.of(headers).afterFailure(Republishing.arrival(FROM_EXCHANGE, properties), attempt,
                         new IllegalStateException(message.toString()), decision, FIRST.plusSeconds(attempt), maxBytes);
-                Map<String, Object> sent = RetryHeaders.outgoing(properties, new java.util.HashMap<>(headers))
+                Map<String, Object> sent = Republishing.outgoing(properties, new java.util.HashMap<>(headers))
                         .stamped(Long.MAX_VALUE).getHeaders();
                 assertThat(HeaderSize.size(sent)).as("run %d, attempt %d", run, attempt)
                         .isLessThanOrEqualTo(maxBytes);
@@ -160,7 +161,7 @@ class RetryHeadersTest {
     void aReplayResetsTheAttemptsAndKeepsTheOrigin() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         Map<String, Object> parked = new HashMap<>(RetryHeaders.of(Map.of("tenant", "acme"))
-                .afterFailure(PLAIN, FROM_EXCHANGE, 4, new IllegalStateException("boom"), park, LATER, 100_000));
+                .afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000));
         parked.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         Instant replayedAt = LATER.plusSeconds(60);
@@ -219,7 +220,7 @@ class RetryHeadersTest {
         AMQP.BasicProperties original = new AMQP.BasicProperties.Builder().contentType("application/json")
                 .messageId("m-1").correlationId("c-1").timestamp(Date.from(FIRST)).deliveryMode(1).priority(3).build();
 
-        AMQP.BasicProperties republished = RetryHeaders.republish(original, Map.of("tenant", "acme"));
+        AMQP.BasicProperties republished = Republishing.republish(original, Map.of("tenant", "acme"));
 
         assertThat(republished.getContentType()).isEqualTo("application/json");
         assertThat(republished.getMessageId()).isEqualTo("m-1");
@@ -228,7 +229,7 @@ class RetryHeadersTest {
         assertThat(republished.getPriority()).isEqualTo(3);
         assertThat(republished.getDeliveryMode()).isEqualTo(2);
         assertThat(republished.getHeaders()).containsEntry("tenant", "acme");
-        RetryHeaders.Outgoing outgoing = RetryHeaders.outgoing(original, new java.util.HashMap<>(Map.of("tenant", "acme")));
+        Republishing.Outgoing outgoing = Republishing.outgoing(original, new java.util.HashMap<>(Map.of("tenant", "acme")));
         assertThat(RetryHeaders.of(outgoing.stamped(7).getHeaders()).publishId()).hasValue(7L);
         assertThat(RetryHeaders.of(outgoing.stamped(8).getHeaders()).publishId()).as("each send its own").hasValue(8L);
         assertThat(outgoing.stamped(9).getDeliveryMode()).isEqualTo(2);
@@ -247,7 +248,7 @@ class RetryHeadersTest {
         assertThat(arrived.originalRoutingKey()).isEmpty();
         assertThat(arrived.firstFailure()).isEmpty();
         assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(Header.ATTEMPTS.name(), "tenant");
-        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("boom"), RETRY,
+        Map<String, Object> next = arrived.afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY,
                 LATER, 100_000);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
         assertThat(RetryHeaders.of(next).firstFailure()).hasValue(LATER);
@@ -256,7 +257,7 @@ class RetryHeadersTest {
 
     @Test
     void aMessageBackFromOneOfTheServicesTiersKeepsItsRetryHeaders() {
-        Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 1,
+        Map<String, Object> headers = new HashMap<>(asBroker(RetryHeaders.of(null).afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1,
                 new IllegalStateException("one"), RETRY, FIRST, 100_000)));
         headers.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
@@ -279,7 +280,7 @@ class RetryHeadersTest {
     @Test
     void aReplayedMessageKeepsItsOriginalRoutingKey() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(PLAIN, FROM_EXCHANGE, 4,
+        Map<String, Object> replayed = RetryHeaders.of(asBroker(RetryHeaders.of(null).afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 4,
                 new IllegalStateException("boom"), park, LATER, 100_000))).forReplay(LATER, Optional.empty());
 
         RetryHeaders arrived = RetryHeaders.arrival(asBroker(replayed), "", TIERS);
@@ -303,7 +304,7 @@ class RetryHeadersTest {
         assertThat(arrived.adoptedFrom()).hasValue("orders.wait");
         assertThat(arrived.originalRoutingKey()).hasValue("order.created");
         assertThat(arrived.firstFailure()).hasValue(FIRST);
-        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_TIER, 3, new IllegalStateException("three"), RETRY,
+        Map<String, Object> next = arrived.afterFailure(Republishing.arrival(FROM_TIER, PLAIN), 3, new IllegalStateException("three"), RETRY,
                 LATER, 100_000);
         assertThat(RetryHeaders.of(next).firstFailure()).as("its first failure, before the migration").hasValue(FIRST);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
@@ -319,7 +320,7 @@ class RetryHeadersTest {
         assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.PUBLISHED);
         assertThat(arrived.attempts()).isZero();
         assertThat(arrived.adoptedFrom()).isEmpty();
-        Map<String, Object> next = arrived.afterFailure(PLAIN, FROM_EXCHANGE, 1, new IllegalStateException("one"), RETRY,
+        Map<String, Object> next = arrived.afterFailure(Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("one"), RETRY,
                 LATER, 100_000);
         assertThat(next).as("not written back").doesNotContainKey(Header.ADOPTED_FROM.name()).containsKey("tenant");
     }
@@ -342,7 +343,7 @@ class RetryHeadersTest {
     void aRepublishCarriesNoExpirationAndKeepsThePublishersInAHeader() {
         AMQP.BasicProperties original = new AMQP.BasicProperties.Builder().expiration("1500").build();
 
-        AMQP.BasicProperties republished = RetryHeaders.republish(original, Map.of());
+        AMQP.BasicProperties republished = Republishing.republish(original, Map.of());
 
         assertThat(republished.getExpiration()).isNull();
         assertThat(RetryHeaders.of(republished.getHeaders()).originalExpiration()).hasValue("1500");
@@ -351,7 +352,7 @@ class RetryHeadersTest {
 
     @Test
     void aMessageWithAMessageIdGetsNoIdentityOfOurs() {
-        AMQP.BasicProperties republished = RetryHeaders.republish(
+        AMQP.BasicProperties republished = Republishing.republish(
                 new AMQP.BasicProperties.Builder().messageId("m-1").build(), Map.of());
 
         assertThat(RetryHeaders.of(republished.getHeaders()).messageId()).isEmpty();

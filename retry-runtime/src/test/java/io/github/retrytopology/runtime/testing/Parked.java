@@ -2,7 +2,6 @@ package io.github.retrytopology.runtime.testing;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
@@ -11,6 +10,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
+import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.headers.Arrival;
 
 /** Parked messages for tests: published to a parking lot as the consumer parks them, without running one. */
 public final class Parked {
@@ -33,8 +34,8 @@ public final class Parked {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId(messageId)
                 .contentType("application/json").build();
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(published,
-                new Envelope(1, false, "test.events", routingKey), 4, failure, park, parkedAt, 100_000);
-        channel.basicPublish("", service.parkingLot(), true, RetryHeaders.republish(published, headers), body);
+        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(
+                new Arrival("test.events", routingKey, null, messageId), 4, failure, park, parkedAt, 100_000);
+        channel.basicPublish("", service.parkingLot(), true, Republishing.republish(published, headers), body);
     }
 }
