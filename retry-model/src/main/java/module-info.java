@@ -5,7 +5,11 @@
  * ({@code classes}) and its JSON Schema ({@code schema}).
  *
  * <p>The reader and the validator behind {@code load.Specs} are not exported.
+ *
+ * <p>{@code internal} is exported only to this project's runtime and operations, which javac cannot see when it
+ * compiles this module: hence the suppressed warning.
  */
+@SuppressWarnings("module")
 module io.github.retrytopology.model {
     requires static transitive org.jspecify;
     requires java.compiler; // javax.lang.model.SourceVersion, which knows Java's keywords and identifiers
@@ -19,4 +23,5 @@ module io.github.retrytopology.model {
     exports io.github.retrytopology.model.problem;
     exports io.github.retrytopology.model.schema;
     exports io.github.retrytopology.model.topology;
+    exports io.github.retrytopology.model.internal to io.github.retrytopology.runtime, io.github.retrytopology.operations;
 }

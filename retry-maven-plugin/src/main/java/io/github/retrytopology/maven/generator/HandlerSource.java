@@ -1,7 +1,7 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.Names;
-import io.github.retrytopology.model.PolicyText;
+import io.github.retrytopology.model.internal.PolicyText;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;

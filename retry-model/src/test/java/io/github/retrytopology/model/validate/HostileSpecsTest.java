@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.RouteIndex;
+import io.github.retrytopology.model.internal.RouteIndex;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.model.problem.Problem;

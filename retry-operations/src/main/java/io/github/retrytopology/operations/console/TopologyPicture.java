@@ -1,6 +1,6 @@
 package io.github.retrytopology.operations.console;
 
-import io.github.retrytopology.model.PolicyText;
+import io.github.retrytopology.model.internal.PolicyText;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;

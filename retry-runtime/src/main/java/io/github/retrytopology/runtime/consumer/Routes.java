@@ -3,7 +3,7 @@ package io.github.retrytopology.runtime.consumer;
 import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.Route;
-import io.github.retrytopology.model.RouteIndex;
+import io.github.retrytopology.model.internal.RouteIndex;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
-package io.github.retrytopology.model;
+package io.github.retrytopology.model.internal;
 
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.BindingKey;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;

@@ -1,7 +1,10 @@
-package io.github.retrytopology.model;
+package io.github.retrytopology.model.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.retrytopology.model.QueueType;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Backoff;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import java.util.List;
