@@ -1,15 +1,15 @@
 package io.github.retrytopology.runtime.consumer;
 
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.ORDERS;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.body;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.failing;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.failingOn;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.rabbitmq.client.AMQP;
-import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.testing.Patience;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Test;
  */
 class ConsumerBookkeepingTest {
 
-    private static final Service ORDERS = load().service("orders");
     private final List<Integer> inFlightSeen = new CopyOnWriteArrayList<>();
     private RetryingConsumer consumer;
 
@@ -202,40 +201,6 @@ class ConsumerBookkeepingTest {
 
         void advance(Duration by) {
             now += by.toNanos();
-        }
-    }
-
-    private static Routes failingOn(String body) {
-        Routes.Builder routes = Routes.builder(ORDERS);
-        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
-            if (new String(context.body(), StandardCharsets.UTF_8).equals(body)) {
-                throw new IllegalStateException("fails");
-            }
-        }));
-        return routes.build();
-    }
-
-    private static Routes failing() {
-        Routes.Builder routes = Routes.builder(ORDERS);
-        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
-            throw new IllegalStateException("fails");
-        }));
-        return routes.build();
-    }
-
-    private static AMQP.BasicProperties properties() {
-        return new AMQP.BasicProperties.Builder().contentType("text/plain").build();
-    }
-
-    private static byte[] body() {
-        return "body".getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static RetrySpec load() {
-        try {
-            return Specs.load(Path.of("src/test/resources/specs/reliability.yml"));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 }

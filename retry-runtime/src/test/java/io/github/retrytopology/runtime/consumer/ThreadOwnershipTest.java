@@ -1,19 +1,17 @@
 package io.github.retrytopology.runtime.consumer;
 
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.body;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.failing;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.properties;
+import static io.github.retrytopology.runtime.consumer.FakeDeliveries.succeeding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.BlockedListener;
-import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.runtime.testing.Patience;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class ThreadOwnershipTest {
 
-    private static final Service ORDERS = load().service("orders");
     private RetryingConsumer consumer;
 
     @AfterEach
@@ -127,36 +124,6 @@ class ThreadOwnershipTest {
             } else {
                 listener.handleUnblocked();
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Routes succeeding() {
-        Routes.Builder routes = Routes.builder(ORDERS);
-        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> { }));
-        return routes.build();
-    }
-
-    private static Routes failing() {
-        Routes.Builder routes = Routes.builder(ORDERS);
-        ORDERS.routes().forEach(route -> routes.on(route.key().value(), context -> {
-            throw new IllegalStateException("fails");
-        }));
-        return routes.build();
-    }
-
-    private static AMQP.BasicProperties properties() {
-        return new AMQP.BasicProperties.Builder().contentType("text/plain").build();
-    }
-
-    private static byte[] body() {
-        return "body".getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static RetrySpec load() {
-        try {
-            return Specs.load(Path.of("src/test/resources/specs/reliability.yml"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
