@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A topic binding key: words separated by dots, where {@code *} stands for exactly one word and {@code #}
@@ -53,7 +54,7 @@ public final class BindingKey {
     private final long allLow;
     private final long allHigh;
     /** The literal words, in an open-addressing table keyed by hash, each with the bits of its positions. */
-    private final String[] literals;
+    private final @Nullable String[] literals;
     private final int[] literalHashes;
     private final long[] literalLow;
     private final long[] literalHigh;
@@ -132,7 +133,7 @@ public final class BindingKey {
      * meant: empty keys and words, wildcards inside words ({@code photo*} matches only the literal word
      * {@code photo*}) and white space.
      */
-    public static Optional<String> problem(String value) {
+    public static Optional<String> problem(@Nullable String value) {
         if (value == null || value.isEmpty()) {
             return Optional.of("a binding key needs at least one word");
         }

@@ -1,6 +1,7 @@
 package io.github.retrytopology.model.decision;
 
 import static java.util.Objects.requireNonNull;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What came of handing one delivery to its service: the input of a {@link Decision}. The runtime tells the model
@@ -39,14 +40,14 @@ public sealed interface Result {
     }
 
     /** What the handler threw; null if it returned, or none ran. */
-    Throwable failure();
+    @Nullable Throwable failure();
 
     /** The handler returned. */
     record Returned() implements Result {
         private static final Returned INSTANCE = new Returned();
 
         @Override
-        public Throwable failure() {
+        public @Nullable Throwable failure() {
             return null;
         }
     }
@@ -87,7 +88,7 @@ public sealed interface Result {
         }
 
         @Override
-        public Throwable failure() {
+        public @Nullable Throwable failure() {
             return null;
         }
     }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A service's routes indexed for routing delivery after delivery, each carrying a value of the caller's. It finds
@@ -50,7 +51,7 @@ public final class RouteIndex<T> {
     }
 
     /** The value of the first route whose key matches this routing key; null if none does. */
-    public T find(String routingKey) {
+    public @Nullable T find(String routingKey) {
         T value = exact.get(routingKey);
         if (value != null) {
             return value;
