@@ -91,14 +91,15 @@ public final class RetryHeaders {
     private final Map<String, Object> delivered;
     private final Provenance provenance;
 
-    private RetryHeaders(Map<String, Object> headers, Map<String, Object> delivered, Provenance provenance) {
+    private RetryHeaders(@Nullable Map<String, Object> headers, @Nullable Map<String, Object> delivered,
+            Provenance provenance) {
         this.headers = headers == null ? Map.of() : headers;
         this.delivered = delivered == null ? this.headers : delivered;
         this.provenance = provenance;
     }
 
     /** Reads the headers of a message as they are, trusting them all; null headers read as none. */
-    public static RetryHeaders of(Map<String, Object> headers) {
+    public static RetryHeaders of(@Nullable Map<String, Object> headers) {
         return new RetryHeaders(headers, null, Provenance.RETRIED);
     }
 
@@ -113,7 +114,7 @@ public final class RetryHeaders {
      * @param exchange the exchange that delivered the message
      * @param tierQueues the names of the service's tier queues
      */
-    public static RetryHeaders arrival(Map<String, Object> headers, String exchange, Set<String> tierQueues) {
+    public static RetryHeaders arrival(@Nullable Map<String, Object> headers, String exchange, Set<String> tierQueues) {
         if (headers == null || headers.isEmpty()) {
             return new RetryHeaders(Map.of(), null, Provenance.PUBLISHED);
         }

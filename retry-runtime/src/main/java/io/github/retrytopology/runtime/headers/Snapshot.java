@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** A deep, unmodifiable copy of a header table, taken when a message arrives. */
 final class Snapshot {
@@ -19,7 +20,7 @@ final class Snapshot {
         return Collections.unmodifiableMap(copy);
     }
 
-    private static Object value(Object value) {
+    private static @Nullable Object value(@Nullable Object value) {
         if (value instanceof Map<?, ?> table) {
             Map<Object, Object> copy = new HashMap<>(table.size() * 2);
             table.forEach((name, item) -> copy.put(name, value(item)));
