@@ -8,7 +8,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.problem.InvalidSpecException;
 import io.github.retrytopology.operations.broker.BrokerAccess;
-import io.github.retrytopology.operations.broker.BrokerMessages;
+import io.github.retrytopology.operations.internal.BrokerMessages;
 import io.github.retrytopology.runtime.parkinglot.Failure;
 import io.github.retrytopology.runtime.parkinglot.FailureGroup;
 import io.github.retrytopology.runtime.parkinglot.FailureGroups;

@@ -25,7 +25,7 @@ final class AmqpConnection implements AutoCloseable {
                 connection = access.connect(vhost, "retry-console");
             } catch (IOException e) {
                 throw new IOException("cannot connect to virtual host '" + vhost + "': "
-                        + io.github.retrytopology.operations.broker.BrokerMessages.of(e), e);
+                        + io.github.retrytopology.operations.internal.BrokerMessages.of(e), e);
             }
         }
         return connection;

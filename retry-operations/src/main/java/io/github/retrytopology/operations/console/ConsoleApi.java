@@ -3,7 +3,7 @@ package io.github.retrytopology.operations.console;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.operations.broker.BrokerMessages;
+import io.github.retrytopology.operations.internal.BrokerMessages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.github.retrytopology.operations.console;
 
-import io.github.retrytopology.operations.broker.BrokerMessages;
+import io.github.retrytopology.operations.internal.BrokerMessages;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;

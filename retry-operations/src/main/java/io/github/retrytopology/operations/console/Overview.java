@@ -10,7 +10,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.operations.broker.BrokerAccess;
-import io.github.retrytopology.operations.broker.BrokerMessages;
+import io.github.retrytopology.operations.internal.BrokerMessages;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import io.github.retrytopology.operations.plan.Plan;

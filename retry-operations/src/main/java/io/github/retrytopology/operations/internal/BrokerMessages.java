@@ -1,4 +1,4 @@
-package io.github.retrytopology.operations.broker;
+package io.github.retrytopology.operations.internal;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.ShutdownSignalException;
