@@ -1,5 +1,6 @@
 package io.github.retrytopology.model.decision;
 
+import io.github.retrytopology.model.internal.PolicyRules;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;

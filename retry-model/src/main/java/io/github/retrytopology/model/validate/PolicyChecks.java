@@ -4,7 +4,7 @@ import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.decision.Backoff;
 import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Durations;
-import io.github.retrytopology.model.decision.PolicyRules;
+import io.github.retrytopology.model.internal.PolicyRules;
 import io.github.retrytopology.model.decision.RetryPolicy;
 import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.Located;

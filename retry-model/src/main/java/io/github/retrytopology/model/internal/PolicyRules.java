@@ -1,5 +1,10 @@
-package io.github.retrytopology.model.decision;
+package io.github.retrytopology.model.internal;
 
+import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.BrokerDelay;
+import io.github.retrytopology.model.decision.DelayBackend;
+import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.decision.RetryPolicy;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
