@@ -126,7 +126,7 @@ public final class TopologyPlanner {
         if (required.isEmpty()) {
             return;
         }
-        String reported = BrokerState.JSON.readTree(api.get("api/overview")).path("rabbitmq_version").asText();
+        String reported = api.brokerVersion();
         BrokerVersion version;
         try {
             version = BrokerVersion.parse(reported);
