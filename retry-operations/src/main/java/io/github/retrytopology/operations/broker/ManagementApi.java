@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +50,8 @@ import javax.net.ssl.SSLContext;
  * <p>It may be given several base URIs, the nodes of one cluster: a request goes to the one that answered
  * last, and when that one does not answer (its connection is refused or times out, so that nothing was
  * sent), to the next. HTTPS works with the JVM's trust store, or with an {@link SSLContext} of one's own. Making one
- * costs nothing: the JDK's HTTP client it uses is made on the first request, once per JVM for {@code http://}.
+ * costs nothing: the JDK's HTTP client it uses is made on the first request, one a JVM for {@code http://}, one
+ * for the JVM's TLS context and one for each TLS context of one's own.
  */
 public final class ManagementApi {
 
@@ -59,7 +61,6 @@ public final class ManagementApi {
     private final Optional<SSLContext> ssl;
     private final AtomicInteger answering = new AtomicInteger();
     private final AtomicReferenceArray<Node> nodes;
-    private HttpClient ownTls;
 
     private ManagementApi(List<URI> bases, String username, String password, Optional<SSLContext> ssl) {
         if (bases.isEmpty()) {
@@ -348,13 +349,13 @@ public final class ManagementApi {
         if (ssl.isEmpty()) {
             return DefaultTls.CLIENT;
         }
-        synchronized (this) {
-            if (ownTls == null) {
-                ownTls = ManagementTransport.client(true, ssl);
-            }
-            return ownTls;
+        synchronized (OWN_TLS) {
+            return OWN_TLS.computeIfAbsent(ssl.get(), context -> ManagementTransport.client(true, ssl));
         }
     }
+
+    /** The clients of TLS contexts of one's own, one a context: a process has few, and keeps them. */
+    private static final Map<SSLContext, HttpClient> OWN_TLS = new WeakHashMap<>();
 
     /** The client every instance for {@code http://} shares, made on first use. */
     private static final class PlainHttp {
