@@ -6,6 +6,7 @@ import com.rabbitmq.http.client.Client;
 import com.rabbitmq.http.client.ClientParameters;
 import com.rabbitmq.http.client.domain.BindingInfo;
 import com.rabbitmq.http.client.domain.ExchangeInfo;
+import com.rabbitmq.http.client.domain.NodeInfo;
 import com.rabbitmq.http.client.domain.PolicyInfo;
 import com.rabbitmq.http.client.domain.QueryParameters;
 import com.rabbitmq.http.client.domain.QueueInfo;
@@ -186,9 +187,9 @@ public final class ManagementApi {
         return call(node -> Optional.ofNullable(node.client().getOverview().getServerVersion()).orElse(""));
     }
 
-    /** How many nodes the cluster has. */
+    /** How many nodes the cluster has, read with their names only: Hop's own listing asks for every statistic. */
     public int nodeCount() throws IOException {
-        return call(node -> node.client().getNodes().size());
+        return call(node -> node.transport().get(node.api().resolve("nodes?columns=name"), NodeInfo[].class).length);
     }
 
     /** One virtual host's definitions ({@code GET /api/definitions/VHOST}). */
