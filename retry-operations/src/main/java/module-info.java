@@ -9,6 +9,8 @@ module io.github.retrytopology.operations {
     requires static transitive org.jspecify;
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
+    // RabbitMQ's client of the management API (Hop): ManagementApi returns its types.
+    requires transitive com.rabbitmq.http.client;
     requires com.fasterxml.jackson.databind;
     requires java.compiler; // javax.lang.model.SourceVersion, which knows Java's keywords, for drafted names
     requires java.net.http;

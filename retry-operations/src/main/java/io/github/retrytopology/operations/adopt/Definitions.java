@@ -10,10 +10,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.rabbitmq.http.client.domain.BindingInfo;
+import com.rabbitmq.http.client.domain.DestinationType;
+import com.rabbitmq.http.client.domain.ExchangeInfo;
+import com.rabbitmq.http.client.domain.PolicyInfo;
+import com.rabbitmq.http.client.domain.QueueInfo;
+import com.rabbitmq.http.client.domain.RuntimeParameter;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
+import io.github.retrytopology.operations.broker.QueueStatistics;
+import io.github.retrytopology.operations.broker.VhostDefinitions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,10 +114,9 @@ public final class Definitions {
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
      */
     public static Definitions fetch(ManagementApi api, String vhost) throws IOException {
-        String path = ManagementApi.encode(vhost);
-        List<String> read;
+        ManagementApi.VhostReading read;
         try {
-            read = api.getAll(List.of("api/definitions/" + path, "api/queues/" + path + "?columns=name,consumers"));
+            read = api.read(vhost, List.of("name", "consumers"), false);
         } catch (ManagementApiException e) {
             if (e.isVhostMissing()) {
                 throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
@@ -117,14 +124,71 @@ public final class Definitions {
             throw e;
         }
         Map<String, Long> consumers = new HashMap<>();
-        for (JsonNode queue : JSON.readTree(read.get(1))) {
-            if (queue.path("consumers").isIntegralNumber()) {
-                consumers.put(queue.path("name").asText(), queue.path("consumers").asLong());
-            }
+        for (QueueStatistics queue : read.statistics()) {
+            queue.consumersCount().ifPresent(count -> consumers.put(queue.name(), count));
         }
-        return parse(read.get(0).getBytes(StandardCharsets.UTF_8), "GET " + api.base() + "api/definitions/" + path,
-                "management API " + api.base() + ", virtual host '" + vhost + "'", Optional.of(vhost),
-                Optional.of(consumers));
+        return of(read.definitions(), vhost, "management API " + api.base() + ", virtual host '" + vhost + "'",
+                consumers);
+    }
+
+    /** The definitions a live broker exported, as Hop reads them; their virtual host is the one asked for. */
+    private static Definitions of(VhostDefinitions exported, String vhost, String source, Map<String, Long> consumers) {
+        List<Queue> queues = new ArrayList<>();
+        for (QueueInfo queue : exported.queues()) {
+            ObjectNode arguments = object(queue.getArguments());
+            queues.add(new Queue(queue.getName(), queue.isDurable(), queue.isAutoDelete(), withoutType(arguments),
+                    queue.getType() != null ? queue.getType() : typeArgument(arguments)));
+        }
+        List<Exchange> exchanges = new ArrayList<>();
+        for (ExchangeInfo exchange : exported.exchanges()) {
+            exchanges.add(new Exchange(exchange.getName(), exchange.getType(), exchange.isDurable(),
+                    exchange.isAutoDelete(), exchange.isInternal(), object(exchange.getArguments())));
+        }
+        List<Binding> bindings = new ArrayList<>();
+        for (BindingInfo binding : exported.bindings()) {
+            bindings.add(new Binding(binding.getSource(), binding.getDestination(),
+                    binding.getDestinationType() == DestinationType.EXCHANGE ? "exchange" : "queue",
+                    binding.getRoutingKey(), object(binding.getArguments())));
+        }
+        List<Policy> policies = new ArrayList<>();
+        for (PolicyInfo policy : exported.policies()) {
+            policies.add(policy(policy.getName(), policy, false));
+        }
+        for (PolicyInfo policy : exported.operatorPolicies()) {
+            policies.add(policy(policy.getName(), policy, true));
+        }
+        List<Parameter> parameters = new ArrayList<>();
+        for (RuntimeParameter<Object> parameter : exported.otherParameters()) {
+            parameters.add(new Parameter(parameter.getComponent(), parameter.getName(),
+                    JSON.valueToTree(parameter.getValue())));
+        }
+        return new Definitions(vhost, true, source, exported.brokerVersion(), queues, exchanges, bindings, policies,
+                parameters, Optional.of(consumers));
+    }
+
+    private static Policy policy(String name, PolicyInfo policy, boolean operator) {
+        return new Policy(name, policy.getPattern(), policy.getApplyTo() == null ? "all" : policy.getApplyTo(),
+                policy.getPriority(), object(policy.getDefinition()), operator);
+    }
+
+    private static ObjectNode object(Map<String, Object> value) {
+        return value == null || value.isEmpty() ? EMPTY : JSON.valueToTree(value);
+    }
+
+    /** A queue's type from its arguments, as RabbitMQ before 4 exports it: a queue declared without one is classic. */
+    private static String typeArgument(ObjectNode arguments) {
+        return arguments.path(QueueArguments.QUEUE_TYPE).isTextual()
+                ? arguments.path(QueueArguments.QUEUE_TYPE).asText() : QueueType.CLASSIC.id();
+    }
+
+    /** A queue's arguments without its type, which is the queue's own field; RabbitMQ 4 writes it into every queue's. */
+    private static ObjectNode withoutType(ObjectNode arguments) {
+        if (!arguments.has(QueueArguments.QUEUE_TYPE)) {
+            return arguments;
+        }
+        ObjectNode settings = arguments.deepCopy();
+        settings.remove(QueueArguments.QUEUE_TYPE);
+        return settings;
     }
 
     private static Definitions parse(byte[] json, String file, String source, Optional<String> vhost,
@@ -419,12 +483,9 @@ public final class Definitions {
 
         Queue queue() throws DefinitionsException {
             ObjectNode arguments = object("arguments");
-            String type = node.path("type").isTextual() ? node.path("type").asText()
-                    : arguments.path(QueueArguments.QUEUE_TYPE).isTextual() ? arguments.path(QueueArguments.QUEUE_TYPE).asText() : QueueType.CLASSIC.id();
-            // The type is the queue's own field; RabbitMQ 4 also writes it into every queue's arguments.
-            ObjectNode settings = arguments.deepCopy();
-            settings.remove(QueueArguments.QUEUE_TYPE);
-            return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), settings, type);
+            String type = node.path("type").isTextual() ? node.path("type").asText() : typeArgument(arguments);
+            return new Queue(required("name"), flag("durable", true), flag("auto_delete", false), withoutType(arguments),
+                    type);
         }
 
         Exchange exchange() throws DefinitionsException {

@@ -2,67 +2,76 @@ package io.github.retrytopology.operations.broker;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.http.client.Client;
+import com.rabbitmq.http.client.ClientParameters;
+import com.rabbitmq.http.client.domain.BindingInfo;
+import com.rabbitmq.http.client.domain.ExchangeInfo;
+import com.rabbitmq.http.client.domain.NodeInfo;
+import com.rabbitmq.http.client.domain.PolicyInfo;
+import com.rabbitmq.http.client.domain.QueryParameters;
+import com.rabbitmq.http.client.domain.QueueInfo;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Exchange;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.MalformedURLException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
 /**
- * The parts of RabbitMQ's HTTP management API that plan and apply use: the definitions and statistics they read, the
- * policies that AMQP cannot reach, and the exchanges, queues and bindings they change. Needs the
+ * The parts of RabbitMQ's HTTP management API that plan, apply and adopt use: the definitions and statistics they
+ * read, the policies that AMQP cannot reach, and the exchanges, queues and bindings they change. Needs the
  * {@code rabbitmq_management} plugin.
+ *
+ * <p>Requests go through RabbitMQ's own client of the API, Hop ({@code com.rabbitmq:http-client}), and its types;
+ * what Hop lacks (one virtual host's definitions, the statistics of quorum queues) is read into this package's
+ * records with the same JSON mapping. Every method throws a {@link ManagementApiException} when the API answers with
+ * an error status, with the broker's reason.
  *
  * <p>It may be given several base URIs, the nodes of one cluster: a request goes to the one that answered
  * last, and when that one does not answer (its connection is refused or times out, so that nothing was
- * sent), to the next. HTTPS works with the JVM's trust store, or with an {@link SSLContext} of one's own.
+ * sent), to the next. HTTPS works with the JVM's trust store, or with an {@link SSLContext} of one's own. Making one
+ * costs nothing: the JDK's HTTP client it uses is made on the first request, one a JVM for {@code http://}, one
+ * for the JVM's TLS context and one for each TLS context of one's own.
  */
 public final class ManagementApi {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-
-    private final HttpClient http;
     private final List<URI> bases;
-    private final String authorization;
+    private final String username;
+    private final String password;
+    private final Optional<SSLContext> ssl;
     private final AtomicInteger answering = new AtomicInteger();
+    private final AtomicReferenceArray<Node> nodes;
 
     private ManagementApi(List<URI> bases, String username, String password, Optional<SSLContext> ssl) {
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(CONNECT_TIMEOUT);
-        ssl.ifPresent(builder::sslContext);
-        this.http = builder.build();
         if (bases.isEmpty()) {
             throw new IllegalArgumentException("the management API needs at least one URI");
         }
         this.bases = bases.stream().map(ManagementApi::asBase).toList();
-        this.authorization = "Basic " + Base64.getEncoder()
-                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        this.username = username;
+        this.password = password;
+        this.ssl = ssl;
+        this.nodes = new AtomicReferenceArray<>(bases.size());
     }
 
     /**
@@ -118,32 +127,28 @@ public final class ManagementApi {
 
     /** Sets a policy in a virtual host, replacing one of the same name. */
     public void putPolicy(String vhost, Policy policy) throws IOException {
-        send("PUT", "api/policies/" + encode(vhost) + "/" + encode(policy.name()), policyBody(policy));
+        PolicyInfo info = new PolicyInfo(policy.pattern(), policy.priority(), policy.applyTo(), policy.definition());
+        call(node -> {
+            node.client().declarePolicy(vhost, policy.name(), info);
+            return null;
+        });
     }
 
     /** Deletes a policy; a missing one is not an error. */
     public void deletePolicy(String vhost, String name) throws IOException {
-        deleteIfPresent("api/policies/" + encode(vhost) + "/" + encode(name));
-    }
-
-    private static String policyBody(Policy policy) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("pattern", policy.pattern());
-        body.put("definition", policy.definition());
-        body.put("priority", policy.priority());
-        body.put("apply-to", policy.applyTo());
-        return write(body);
+        call(node -> {
+            node.client().deletePolicy(vhost, name);
+            return null;
+        });
     }
 
     /** Declares an exchange: not auto-deleted, not internal, without arguments. */
     public void putExchange(String vhost, Exchange exchange) throws IOException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", exchange.type());
-        body.put("durable", exchange.durable());
-        body.put("auto_delete", false);
-        body.put("internal", false);
-        body.put("arguments", Map.of());
-        send("PUT", "api/exchanges/" + encode(vhost) + "/" + encode(exchange.name()), write(body));
+        ExchangeInfo info = new ExchangeInfo(exchange.type(), exchange.durable(), false, false, Map.of());
+        call(node -> {
+            node.client().declareExchange(vhost, exchange.name(), info);
+            return null;
+        });
     }
 
     /**
@@ -151,17 +156,19 @@ public final class ManagementApi {
      * it is and fails on one with other arguments.
      */
     public void putQueue(String vhost, Queue queue) throws IOException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("durable", true);
-        body.put("auto_delete", false);
-        body.put("arguments", queue.arguments());
-        send("PUT", "api/queues/" + encode(vhost) + "/" + encode(queue.name()), write(body));
+        QueueInfo info = new QueueInfo(true, false, false, queue.arguments());
+        call(node -> {
+            node.client().declareQueue(vhost, queue.name(), info);
+            return null;
+        });
     }
 
     /** Binds a queue to an exchange, without binding arguments; binding twice is harmless. */
     public void bind(String vhost, Binding binding) throws IOException {
-        send("POST", "api/bindings/" + encode(vhost) + "/e/" + encode(binding.exchange()) + "/q/"
-                + encode(binding.queue()), write(Map.of("routing_key", binding.routingKey(), "arguments", Map.of())));
+        call(node -> {
+            node.client().bindQueue(vhost, binding.queue(), binding.exchange(), binding.routingKey(), Map.of());
+            return null;
+        });
     }
 
     /**
@@ -169,43 +176,96 @@ public final class ManagementApi {
      * without arguments. A missing one is not an error.
      */
     public void unbind(String vhost, String exchange, String queue, String propertiesKey) throws IOException {
-        deleteIfPresent("api/bindings/" + encode(vhost) + "/e/" + encode(exchange) + "/q/" + encode(queue) + "/"
-                + encode(propertiesKey));
+        call(node -> {
+            node.client().unbindQueue(vhost, queue, exchange, propertiesKey);
+            return null;
+        });
     }
 
-    /** Gets any path of the API, such as {@code api/queues/%2F/cdn-purge}, as JSON. */
-    public String get(String path) throws IOException {
-        return send("GET", path, null);
+    /** The RabbitMQ version the broker reports, such as {@code 3.10.8}; empty if it reports none. */
+    public String brokerVersion() throws IOException {
+        return call(node -> Optional.ofNullable(node.client().getOverview().getServerVersion()).orElse(""));
+    }
+
+    /** How many nodes the cluster has, read with their names only: Hop's own listing asks for every statistic. */
+    public int nodeCount() throws IOException {
+        return call(node -> node.transport().get(node.api().resolve("nodes?columns=name"), NodeInfo[].class).length);
+    }
+
+    /** One virtual host's definitions ({@code GET /api/definitions/VHOST}). */
+    public VhostDefinitions definitions(String vhost) throws IOException {
+        return call(node -> node.transport().get(node.api().resolve("definitions/" + encode(vhost)),
+                VhostDefinitions.class));
     }
 
     /**
-     * Gets paths of the API at the same time, each on a thread of its own, and returns their bodies in their order:
-     * reading a large virtual host, the queues' statistics take the broker longest.
-     *
-     * @throws IOException the first path's failure, in their order
+     * The statistics of a virtual host's queues, in these columns only ({@code GET /api/queues/VHOST?columns=}),
+     * which keeps the list small for thousands of queues. See {@link QueueStatistics#COUNTS}.
      */
-    public List<String> getAll(List<String> paths) throws IOException {
-        ExecutorService requests = Executors.newFixedThreadPool(paths.size(), task -> {
+    public List<QueueStatistics> queueStatistics(String vhost, List<String> columns) throws IOException {
+        return call(node -> List.of(node.transport().get(node.api().resolve("queues/" + encode(vhost) + "?columns="
+                + String.join(",", columns)), QueueStatistics[].class)));
+    }
+
+    /** The bindings whose destination is this queue, the default exchange's included. */
+    public List<BindingInfo> queueBindings(String vhost, String queue) throws IOException {
+        return call(node -> node.client().getQueueBindings(vhost, queue));
+    }
+
+    /** Every binding of a virtual host. */
+    public List<BindingInfo> bindings(String vhost) throws IOException {
+        return call(node -> node.client().getBindings(vhost));
+    }
+
+    /** The names of a virtual host's exchanges, the default and {@code amq.} ones included. */
+    public List<String> exchangeNames(String vhost) throws IOException {
+        ExchangeInfo[] exchanges = call(node -> node.client().getExchanges(vhost,
+                new QueryParameters().columns().add("name").query()).getItems());
+        return Stream.of(exchanges).map(ExchangeInfo::getName).toList();
+    }
+
+    /** The policies of a virtual host. */
+    public List<PolicyInfo> policies(String vhost) throws IOException {
+        return call(node -> node.client().getPolicies(vhost));
+    }
+
+    /**
+     * A virtual host's definitions and its queues' statistics in these columns, and if asked, how many nodes the
+     * cluster has, the requests at the same time, each on a thread of its own: reading a large virtual host, the
+     * queues' statistics take the broker longest.
+     *
+     * @throws IOException the first request's failure, in that order
+     */
+    public VhostReading read(String vhost, List<String> columns, boolean countNodes) throws IOException {
+        ExecutorService requests = Executors.newFixedThreadPool(countNodes ? 2 : 1, task -> {
             Thread thread = new Thread(task, "retry-management-read");
             thread.setDaemon(true);
             return thread;
         });
         try {
-            List<Future<String>> pending = new ArrayList<>();
-            for (String path : paths) {
-                pending.add(requests.submit(() -> get(path)));
-            }
-            List<String> bodies = new ArrayList<>();
-            for (Future<String> request : pending) {
-                bodies.add(result(request));
-            }
-            return bodies;
+            Future<List<QueueStatistics>> statistics = requests.submit(() -> queueStatistics(vhost, columns));
+            Future<Integer> nodes = countNodes ? requests.submit(this::nodeCount) : null;
+            VhostDefinitions definitions = definitions(vhost);
+            return new VhostReading(definitions, result(statistics), nodes == null ? 1 : result(nodes));
         } finally {
             requests.shutdownNow();
         }
     }
 
-    private static String result(Future<String> request) throws IOException {
+    /**
+     * A virtual host as {@link #read(String, List, boolean)} reads it.
+     *
+     * @param nodes how many nodes the cluster has; 1 when not counted
+     */
+    public record VhostReading(VhostDefinitions definitions, List<QueueStatistics> statistics, int nodes) {
+
+        public VhostReading {
+            requireNonNull(definitions, "definitions");
+            statistics = List.copyOf(statistics);
+        }
+    }
+
+    private static <T> T result(Future<T> request) throws IOException {
         try {
             return request.get();
         } catch (InterruptedException e) {
@@ -227,80 +287,84 @@ public final class ManagementApi {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private static String write(Object body) {
-        try {
-            return JSON.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write " + body + " as JSON", e);
-        }
-    }
-
-    private void deleteIfPresent(String path) throws IOException {
-        try {
-            send("DELETE", path, null);
-        } catch (ManagementApiException e) {
-            if (e.status() != 404) {
-                throw e;
-            }
-        }
-    }
-
     private static String decode(String text) {
         return java.net.URLDecoder.decode(text, StandardCharsets.UTF_8);
     }
 
-    private String send(String method, String path, String json) throws IOException {
+    /** A request to one node. */
+    @FunctionalInterface
+    private interface Request<T> {
+        T to(Node node);
+    }
+
+    /** One base URI's Hop client, and the transport under it, which reads what Hop does not. */
+    private record Node(URI api, Client client, ManagementTransport transport) {
+    }
+
+    private <T> T call(Request<T> request) throws IOException {
         int first = answering.get();
         ConnectException unanswered = null;
         for (int attempt = 0; attempt < bases.size(); attempt++) {
             int index = (first + attempt) % bases.size();
             try {
-                String body = send(bases.get(index), method, path, json);
+                T answer = request.to(node(index));
                 answering.set(index);
-                return body;
-            } catch (ConnectException e) {
+                return answer;
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof ConnectException refused)) {
+                    throw e.getCause();
+                }
                 if (unanswered == null) {
                     unanswered = new ConnectException("no management API answered: " + bases);
                 }
-                unanswered.addSuppressed(e);
+                unanswered.addSuppressed(refused);
             }
         }
         throw unanswered;
     }
 
-    /** Sends one request; a {@link ConnectException} means it was not sent, so that another node may take it. */
-    private String send(URI base, String method, String path, String json) throws IOException {
-        URI target = base.resolve(path);
-        HttpRequest.Builder request = HttpRequest.newBuilder(target)
-                .timeout(TIMEOUT)
-                .header("Authorization", authorization)
-                .header("Accept", "application/json");
-        if (json == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", "application/json")
-                    .method(method, HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    private Node node(int index) {
+        Node node = nodes.get(index);
+        if (node == null) {
+            URI base = bases.get(index);
+            URI api = base.resolve("api/");
+            ManagementTransport transport = new ManagementTransport(base, http(), username, password);
+            try {
+                Client client = new Client(new ClientParameters().url(api.toURL()).username(username)
+                        .password(password).httpLayerFactory(parameters -> transport));
+                node = new Node(api, client, transport);
+            } catch (MalformedURLException | URISyntaxException e) {
+                throw new IllegalArgumentException("'" + base + "' is not a management URI: " + e.getMessage(), e);
+            }
+            nodes.compareAndSet(index, null, node);
+            node = nodes.get(index);
         }
-        HttpResponse<String> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpConnectTimeoutException e) {
-            ConnectException unanswered = new ConnectException(base + " did not answer within " + CONNECT_TIMEOUT.toSeconds()
-                    + " s");
-            unanswered.initCause(e);
-            throw unanswered;
-        } catch (ConnectException e) {
-            ConnectException unanswered = new ConnectException(base + " refused the connection"
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            unanswered.initCause(e);
-            throw unanswered;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException(method + " " + path + " was interrupted");
+        return node;
+    }
+
+    private HttpClient http() {
+        boolean tls = bases.stream().anyMatch(base -> "https".equalsIgnoreCase(base.getScheme()));
+        if (!tls) {
+            return PlainHttp.CLIENT;
         }
-        if (response.statusCode() >= 300) {
-            throw new ManagementApiException(method + " " + target, response.statusCode(), response.body());
+        if (ssl.isEmpty()) {
+            return DefaultTls.CLIENT;
         }
-        return response.body();
+        synchronized (OWN_TLS) {
+            return OWN_TLS.computeIfAbsent(ssl.get(), context -> ManagementTransport.client(true, ssl));
+        }
+    }
+
+    /** The clients of TLS contexts of one's own, one a context: a process has few, and keeps them. */
+    private static final Map<SSLContext, HttpClient> OWN_TLS = new WeakHashMap<>();
+
+    /** The client every instance for {@code http://} shares, made on first use. */
+    private static final class PlainHttp {
+        static final HttpClient CLIENT = ManagementTransport.client(false, Optional.empty());
+    }
+
+    /** The client every instance for {@code https://} with the JVM's TLS context shares, made on first use. */
+    private static final class DefaultTls {
+        static final HttpClient CLIENT = ManagementTransport.client(true, Optional.empty());
     }
 }

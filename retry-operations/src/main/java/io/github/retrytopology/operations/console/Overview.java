@@ -1,7 +1,5 @@
 package io.github.retrytopology.operations.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.internal.PolicyText;
@@ -11,8 +9,8 @@ import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Durations;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.operations.internal.BrokerMessages;
-import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
+import io.github.retrytopology.operations.broker.QueueStatistics;
 import io.github.retrytopology.operations.plan.Plan;
 import io.github.retrytopology.operations.plan.PlanEntry;
 import io.github.retrytopology.operations.plan.PlanTable;
@@ -39,8 +37,7 @@ import java.util.function.LongSupplier;
 final class Overview {
 
     static final Duration PLAN_EVERY = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String COLUMNS = String.join(",", "name", "messages_ready", "messages_unacknowledged",
+    private static final List<String> COLUMNS = List.of("name", "messages_ready", "messages_unacknowledged",
             "messages", "consumers", "message_stats.publish_details.rate", "message_stats.deliver_get_details.rate",
             "message_stats.ack_details.rate");
 
@@ -96,7 +93,7 @@ final class Overview {
 
     Page read() {
         refreshPlan();
-        Map<String, JsonNode> queues;
+        Map<String, QueueStatistics> queues;
         Management management;
         try {
             queues = managementQueues();
@@ -122,7 +119,7 @@ final class Overview {
         }
     }
 
-    private ServiceView view(Service service, Map<String, JsonNode> queues, Map<String, long[]> amqpDepths) {
+    private ServiceView view(Service service, Map<String, QueueStatistics> queues, Map<String, long[]> amqpDepths) {
         List<TierView> tiers = new ArrayList<>();
         for (Tier tier : service.tiers()) {
             tiers.add(new TierView(tier.queue(), Durations.format(tier.delay()),
@@ -131,14 +128,11 @@ final class Overview {
         Depth depth;
         Rates rates = null;
         if (queues != null) {
-            JsonNode queue = queues.get(service.queue());
-            depth = queue == null ? new Depth(null, null, null) : new Depth(number(queue.path("messages_ready")),
-                    number(queue.path("messages_unacknowledged")), number(queue.path("consumers")));
+            QueueStatistics queue = queues.get(service.queue());
+            depth = queue == null ? new Depth(null, null, null)
+                    : new Depth(queue.ready(), queue.unacknowledged(), queue.consumers());
             if (queue != null) {
-                JsonNode stats = queue.path("message_stats");
-                rates = new Rates(stats.path("publish_details").path("rate").asDouble(0),
-                        stats.path("deliver_get_details").path("rate").asDouble(0),
-                        stats.path("ack_details").path("rate").asDouble(0));
+                rates = new Rates(queue.publishRate(), queue.deliverRate(), queue.ackRate());
             }
         } else {
             long[] read = amqpDepths.get(service.queue());
@@ -150,26 +144,19 @@ final class Overview {
                 messages(service.parkingLot(), queues, amqpDepths), tiers, rates);
     }
 
-    private static Long messages(String queue, Map<String, JsonNode> queues, Map<String, long[]> amqpDepths) {
+    private static Long messages(String queue, Map<String, QueueStatistics> queues, Map<String, long[]> amqpDepths) {
         if (queues != null) {
-            JsonNode read = queues.get(queue);
-            return read == null ? null : number(read.path("messages"));
+            QueueStatistics read = queues.get(queue);
+            return read == null ? null : read.messages();
         }
         long[] read = amqpDepths.get(queue);
         return read == null ? null : read[0];
     }
 
-    private static Long number(JsonNode node) {
-        return node.isNumber() ? node.asLong() : null;
-    }
-
-    private Map<String, JsonNode> managementQueues() throws IOException {
-        ManagementApi api = access.managementApi();
-        JsonNode listed = JSON.readTree(api.get("api/queues/" + ManagementApi.encode(spec.vhost()) + "?columns="
-                + COLUMNS));
-        Map<String, JsonNode> queues = new HashMap<>();
-        for (JsonNode queue : listed) {
-            queues.put(queue.path("name").asText(), queue);
+    private Map<String, QueueStatistics> managementQueues() throws IOException {
+        Map<String, QueueStatistics> queues = new HashMap<>();
+        for (QueueStatistics queue : access.managementApi().queueStatistics(spec.vhost(), COLUMNS)) {
+            queues.put(queue.name(), queue);
         }
         return queues;
     }

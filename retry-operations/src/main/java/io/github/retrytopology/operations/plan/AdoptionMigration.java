@@ -2,10 +2,11 @@ package io.github.retrytopology.operations.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.http.client.domain.BindingInfo;
+import com.rabbitmq.http.client.domain.DestinationType;
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
@@ -367,17 +368,13 @@ public final class AdoptionMigration {
                     .forEach(queue -> queues.add(Names.migrationQueue(queue.queue())));
             queues.addAll(record.replaced().queues());
             counts = LiveCounts.read(access, spec.vhost(), queues.stream().distinct().toList());
-            String vhost = ManagementApi.encode(spec.vhost());
-            for (JsonNode binding : BrokerState.JSON.readTree(api.get("api/bindings/" + vhost))) {
-                bindings.add(key(binding.path("source").asText(), binding.path("destination").asText(),
-                        binding.path("destination_type").asText(), binding.path("routing_key").asText()));
+            for (BindingInfo binding : api.bindings(spec.vhost())) {
+                bindings.add(key(binding.getSource(), binding.getDestination(),
+                        binding.getDestinationType() == DestinationType.EXCHANGE ? "exchange" : "queue",
+                        binding.getRoutingKey()));
             }
-            for (JsonNode exchange : BrokerState.JSON.readTree(api.get("api/exchanges/" + vhost + "?columns=name"))) {
-                exchanges.add(exchange.path("name").asText());
-            }
-            for (JsonNode policy : BrokerState.JSON.readTree(api.get("api/policies/" + vhost))) {
-                policies.add(policy.path("name").asText());
-            }
+            exchanges.addAll(api.exchangeNames(spec.vhost()));
+            api.policies(spec.vhost()).forEach(policy -> policies.add(policy.getName()));
         }
 
         private static String key(String source, String destination, String type, String routingKey) {

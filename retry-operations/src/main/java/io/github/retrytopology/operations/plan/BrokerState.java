@@ -4,19 +4,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.rabbitmq.http.client.domain.BindingInfo;
+import com.rabbitmq.http.client.domain.DestinationType;
+import com.rabbitmq.http.client.domain.ExchangeInfo;
+import com.rabbitmq.http.client.domain.PolicyInfo;
+import com.rabbitmq.http.client.domain.QueueInfo;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
+import io.github.retrytopology.operations.broker.QueueStatistics;
+import io.github.retrytopology.operations.broker.VhostDefinitions;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
@@ -30,9 +39,6 @@ import java.util.OptionalLong;
  */
 record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, List<Binding> bindings,
         PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
-
-    /** The statistics read with the queues, and nothing else: the list stays small for thousands of queues. */
-    static final String QUEUE_COLUMNS = "name,state,members,online,messages,messages_unacknowledged,consumers,messages_dlx";
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectNode EMPTY = JsonNodeFactory.instance.objectNode();
@@ -50,15 +56,9 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
      */
     static BrokerState read(ManagementApi api, String vhost, boolean countNodes) throws IOException {
-        String path = ManagementApi.encode(vhost);
-        List<String> paths = new ArrayList<>(List.of("api/definitions/" + path,
-                "api/queues/" + path + "?columns=" + QUEUE_COLUMNS));
-        if (countNodes) {
-            paths.add("api/nodes?columns=name");
-        }
-        List<String> read;
+        ManagementApi.VhostReading read;
         try {
-            read = api.getAll(paths);
+            read = api.read(vhost, QueueStatistics.COUNTS, countNodes);
         } catch (ManagementApiException e) {
             if (e.isVhostMissing()) {
                 throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
@@ -66,8 +66,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             }
             throw e;
         }
-        return of(JSON.readTree(read.get(0)), JSON.readTree(read.get(1)),
-                countNodes ? JSON.readTree(read.get(2)).size() : 1);
+        return of(read.definitions(), read.statistics(), read.nodes());
     }
 
     /**
@@ -97,8 +96,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("reading the broker was interrupted");
         }
-        return withDeadLetteredLater(JSON.readTree(api.get("api/queues/" + ManagementApi.encode(vhost)
-                + "?columns=name,messages_dlx")));
+        return withDeadLetteredLater(api.queueStatistics(vhost, List.of("name", "messages_dlx")));
     }
 
     /**
@@ -113,49 +111,40 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     }
 
     /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
-    BrokerState withDeadLetteredLater(JsonNode statistics) {
+    BrokerState withDeadLetteredLater(List<QueueStatistics> statistics) {
         Map<String, Queue> again = new LinkedHashMap<>(queues);
-        for (JsonNode queue : statistics) {
-            JsonNode count = queue.path("messages_dlx");
-            again.computeIfPresent(queue.path("name").asText(), (name, present) -> present.deadLetteredLater(
-                    count.isNumber() ? OptionalLong.of(count.asLong()) : OptionalLong.empty()));
+        for (QueueStatistics queue : statistics) {
+            again.computeIfPresent(queue.name(), (name, present) -> present.deadLetteredLater(queue.deadLetteredCount()));
         }
         return new BrokerState(again, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
-    /** The state that these documents of the management API describe. */
-    static BrokerState of(JsonNode definitions, JsonNode statistics, int nodes) {
-        Map<String, JsonNode> stats = new LinkedHashMap<>();
-        statistics.forEach(queue -> stats.put(queue.path("name").asText(), queue));
+    /** The state that the management API's definitions and statistics of a virtual host describe. */
+    static BrokerState of(VhostDefinitions definitions, List<QueueStatistics> statistics, int nodes) {
+        Map<String, QueueStatistics> stats = new HashMap<>();
+        statistics.forEach(queue -> stats.put(queue.name(), queue));
         Map<String, Queue> queues = new LinkedHashMap<>();
-        for (JsonNode queue : definitions.path("queues")) {
-            String name = queue.path("name").asText();
-            queues.put(name, Queue.of(queue, Optional.ofNullable(stats.get(name))));
+        for (QueueInfo queue : definitions.queues()) {
+            queues.put(queue.getName(), Queue.of(queue, Optional.ofNullable(stats.get(queue.getName()))));
         }
         Map<String, Exchange> exchanges = new LinkedHashMap<>();
-        for (JsonNode exchange : definitions.path("exchanges")) {
-            exchanges.put(exchange.path("name").asText(), new Exchange(exchange.path("name").asText(),
-                    exchange.path("type").asText(), exchange.path("durable").asBoolean(),
-                    exchange.path("auto_delete").asBoolean(), exchange.path("internal").asBoolean()));
+        for (ExchangeInfo exchange : definitions.exchanges()) {
+            exchanges.put(exchange.getName(), new Exchange(exchange.getName(), exchange.getType(), exchange.isDurable(),
+                    exchange.isAutoDelete(), exchange.isInternal()));
         }
         List<Binding> bindings = new ArrayList<>();
-        for (JsonNode binding : definitions.path("bindings")) {
-            bindings.add(new Binding(binding.path("source").asText(), binding.path("destination").asText(),
-                    binding.path("destination_type").asText(), binding.path("routing_key").asText(),
-                    object(binding.path("arguments"))));
+        for (BindingInfo binding : definitions.bindings()) {
+            bindings.add(new Binding(binding.getSource(), binding.getDestination(),
+                    binding.getDestinationType() == DestinationType.EXCHANGE ? "exchange" : "queue",
+                    binding.getRoutingKey(), object(binding.getArguments())));
         }
         List<Policy> policies = new ArrayList<>();
-        for (JsonNode policy : definitions.path("policies")) {
-            policies.add(Policy.of(policy, false));
+        for (PolicyInfo policy : definitions.policies()) {
+            policies.add(Policy.of(policy.getName(), policy, false));
         }
         List<Policy> operatorPolicies = new ArrayList<>();
-        for (JsonNode parameter : definitions.path("parameters")) {
-            if ("operator_policy".equals(parameter.path("component").asText())
-                    && parameter.path("value") instanceof ObjectNode value) {
-                ObjectNode policy = value.deepCopy();
-                policy.set("name", parameter.path("name"));
-                operatorPolicies.add(Policy.of(policy, true));
-            }
+        for (PolicyInfo policy : definitions.operatorPolicies()) {
+            operatorPolicies.add(Policy.of(policy.getName(), policy, true));
         }
         return new BrokerState(queues, exchanges, bindings, new PolicyIndex(policies), new PolicyIndex(operatorPolicies),
                 nodes);
@@ -204,8 +193,9 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         return exchanges.containsKey(target.exchange()) || target.exchange().startsWith("amq.");
     }
 
-    private static ObjectNode object(JsonNode node) {
-        return node instanceof ObjectNode object ? object : EMPTY;
+    /** A JSON object of the broker's, such as a queue's arguments, as the planner compares them. */
+    private static ObjectNode object(Map<String, Object> value) {
+        return value == null || value.isEmpty() ? EMPTY : JSON.valueToTree(value);
     }
 
     /**
@@ -228,14 +218,18 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             OptionalLong messages, OptionalLong unacknowledged, OptionalLong consumers, OptionalLong deadLettered,
             Optional<String> state, List<String> members, List<String> online, OptionalLong deadLetteredLater) {
 
-        static Queue of(JsonNode definition, Optional<JsonNode> statistics) {
-            ObjectNode arguments = object(definition.path("arguments"));
-            String type = definition.path("type").asText(arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id()));
-            return new Queue(definition.path("name").asText(), definition.path("durable").asBoolean(),
-                    definition.path("auto_delete").asBoolean(), arguments, type,
-                    count(statistics, "messages"), count(statistics, "messages_unacknowledged"),
-                    count(statistics, "consumers"), count(statistics, "messages_dlx"),
-                    text(statistics, "state"), names(statistics, "members"), names(statistics, "online"),
+        static Queue of(QueueInfo definition, Optional<QueueStatistics> statistics) {
+            ObjectNode arguments = object(definition.getArguments());
+            String type = definition.getType() != null ? definition.getType()
+                    : arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id());
+            return new Queue(definition.getName(), definition.isDurable(), definition.isAutoDelete(), arguments, type,
+                    count(statistics, QueueStatistics::messagesCount),
+                    count(statistics, QueueStatistics::unacknowledgedCount),
+                    count(statistics, QueueStatistics::consumersCount),
+                    count(statistics, QueueStatistics::deadLetteredCount),
+                    statistics.flatMap(QueueStatistics::stateIfKnown),
+                    statistics.map(QueueStatistics::members).orElse(List.of()),
+                    statistics.map(QueueStatistics::online).orElse(List.of()),
                     OptionalLong.empty());
         }
 
@@ -258,22 +252,9 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
                     deadLettered, state, members, online, later);
         }
 
-        private static List<String> names(Optional<JsonNode> statistics, String field) {
-            List<String> names = new ArrayList<>();
-            statistics.map(stats -> stats.path(field)).filter(JsonNode::isArray)
-                    .ifPresent(array -> array.forEach(name -> names.add(name.asText())));
-            return List.copyOf(names);
-        }
-
-        private static OptionalLong count(Optional<JsonNode> statistics, String field) {
-            return statistics.map(stats -> stats.path(field))
-                    .filter(JsonNode::isNumber)
-                    .map(value -> OptionalLong.of(value.asLong()))
-                    .orElse(OptionalLong.empty());
-        }
-
-        private static Optional<String> text(Optional<JsonNode> statistics, String field) {
-            return statistics.map(stats -> stats.path(field)).filter(JsonNode::isTextual).map(JsonNode::asText);
+        private static OptionalLong count(Optional<QueueStatistics> statistics,
+                Function<QueueStatistics, OptionalLong> field) {
+            return statistics.map(field).orElse(OptionalLong.empty());
         }
 
         /** Whether it is known to hold nothing: no message, dead-lettered or not. */
@@ -298,10 +279,9 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     /** A policy or an operator policy. */
     record Policy(String name, String pattern, String applyTo, int priority, ObjectNode definition, boolean operator) {
 
-        static Policy of(JsonNode policy, boolean operator) {
-            return new Policy(policy.path("name").asText(), policy.path("pattern").asText(),
-                    policy.path("apply-to").asText("all"), policy.path("priority").asInt(),
-                    object(policy.path("definition")), operator);
+        static Policy of(String name, PolicyInfo policy, boolean operator) {
+            return new Policy(name, policy.getPattern(), policy.getApplyTo() == null ? "all" : policy.getApplyTo(),
+                    policy.getPriority(), object(policy.getDefinition()), operator);
         }
 
         /** Whether it applies to queues of this type, whatever their name. */

@@ -1,10 +1,9 @@
 package io.github.retrytopology.operations.plan;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.http.client.domain.BindingInfo;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.model.topology.Binding;
@@ -275,13 +274,10 @@ final class Migration {
     /** The bindings of a queue, read now: the plan's may be older than bindings this apply added. */
     private List<ExchangeBinding> bindingsOf(String queue) throws IOException {
         List<ExchangeBinding> bindings = new ArrayList<>();
-        JsonNode listed = Values.JSON.readTree(api.get("api/queues/" + ManagementApi.encode(vhost) + "/"
-                + ManagementApi.encode(queue) + "/bindings"));
-        for (JsonNode binding : listed) {
-            String source = binding.path("source").asText();
-            if (!source.isEmpty()) {
-                bindings.add(new ExchangeBinding(source, binding.path("routing_key").asText(),
-                        Values.JSON.convertValue(binding.path("arguments"), new TypeReference<Map<String, Object>>() { })));
+        for (BindingInfo binding : api.queueBindings(vhost, queue)) {
+            if (!binding.getSource().isEmpty()) {
+                bindings.add(new ExchangeBinding(binding.getSource(), binding.getRoutingKey(),
+                        binding.getArguments() == null ? Map.of() : binding.getArguments()));
             }
         }
         return bindings;

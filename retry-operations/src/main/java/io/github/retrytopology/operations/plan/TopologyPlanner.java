@@ -75,14 +75,19 @@ public final class TopologyPlanner {
      *     the spec needs
      */
     public Plan plan(RetrySpec spec) throws IOException {
-        Reading reading = read(spec);
-        return reading.warned(Planner.plan(spec, reading.state(), api.base()));
+        return read(spec).plan();
     }
 
-    /** A virtual host as read, and why its counts are the statistics', where they could not be read live. */
-    private record Reading(BrokerState state, Optional<String> statisticsOnly) {
+    /**
+     * A virtual host as read, its plan, and why its counts are the statistics', where they could not be read live.
+     */
+    private record Reading(BrokerState state, Plan compared, Optional<String> statisticsOnly) {
 
-        Plan warned(Plan plan) {
+        Plan plan() {
+            return warned(compared);
+        }
+
+        private Plan warned(Plan plan) {
             if (statisticsOnly.isEmpty()) {
                 return plan;
             }
@@ -98,15 +103,20 @@ public final class TopologyPlanner {
         for (int reading = 0; reading < DEAD_LETTER_READINGS && !state.notSeenForwarding().isEmpty(); reading++) {
             state = state.readDeadLetteredAgain(api, spec.vhost(), DEAD_LETTERS_AGAIN, sleeper);
         }
-        // The queues the plan would change, whose counts a person weighs: counted as they are now.
-        List<String> changed = Planner.plan(spec, state, api.base()).drift().stream()
+        // The queues the plan would change, whose counts a person weighs: counted as they are now, and compared again.
+        Plan compared = Planner.plan(spec, state, api.base());
+        List<String> changed = compared.drift().stream()
                 .filter(entry -> entry.kind() == Kind.QUEUE && entry.action() != Action.CREATE)
                 .map(PlanEntry::name)
                 .toList();
+        if (changed.isEmpty()) {
+            return new Reading(state, compared, Optional.empty());
+        }
         try {
-            return new Reading(state.withLiveCounts(LiveCounts.read(access, spec.vhost(), changed)), Optional.empty());
+            BrokerState counted = state.withLiveCounts(LiveCounts.read(access, spec.vhost(), changed));
+            return new Reading(counted, Planner.plan(spec, counted, api.base()), Optional.empty());
         } catch (IOException unreachable) {
-            return new Reading(state, Optional.of("The counts of the queues to change are the management API's "
+            return new Reading(state, compared, Optional.of("The counts of the queues to change are the management API's "
                     + "statistics, up to its collection interval old: AMQP at " + access.amqpUris()
                     + " did not answer (" + unreachable.getMessage() + ")"));
         }
@@ -126,7 +136,7 @@ public final class TopologyPlanner {
         if (required.isEmpty()) {
             return;
         }
-        String reported = BrokerState.JSON.readTree(api.get("api/overview")).path("rabbitmq_version").asText();
+        String reported = api.brokerVersion();
         BrokerVersion version;
         try {
             version = BrokerVersion.parse(reported);
@@ -179,7 +189,7 @@ public final class TopologyPlanner {
     public ApplyReport apply(RetrySpec spec, ApplyOptions options, Consumer<String> progress) throws IOException {
         Reading reading = read(spec);
         BrokerState broker = reading.state();
-        Plan before = reading.warned(Planner.plan(spec, broker, api.base()));
+        Plan before = reading.plan();
         ApplyReport.Builder report = new ApplyReport.Builder(before);
         new Applier(spec, broker, before, api, access, options, progress, report).apply();
         return report.build(plan(spec));

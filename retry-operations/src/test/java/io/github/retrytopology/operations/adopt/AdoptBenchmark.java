@@ -97,7 +97,7 @@ public class AdoptBenchmark {
 
     @Benchmark
     public String definitionsCall() throws IOException {
-        return api.get("api/definitions/" + ManagementApi.encode(vhost));
+        return management.exportDefinitions(vhost);
     }
 
     /** The definitions of one virtual host with this many services, as {@code GET /api/definitions/VHOST} exports. */

@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.operations.broker.QueueStatistics;
+import io.github.retrytopology.operations.broker.VhostDefinitions;
 import io.github.retrytopology.operations.plan.PlanEntry.Action;
 import io.github.retrytopology.operations.plan.PlanEntry.Kind;
 import io.github.retrytopology.runtime.testing.TestManagement;
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.Test;
 class PlannerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper READER = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final URI BROKER = URI.create("http://rabbit:15672/");
 
     private static RetrySpec spec(String queueType) {
@@ -61,8 +66,17 @@ class PlannerTest {
         ((ArrayNode) broker[0].path(kind)).add(JSON.valueToTree(object));
     }
 
+    /** Definitions as the management API's client reads them, with its mapping: unknown fields are left out. */
+    private static VhostDefinitions definitions(JsonNode definitions) {
+        return READER.convertValue(definitions, VhostDefinitions.class);
+    }
+
+    private static List<QueueStatistics> statistics(JsonNode statistics) {
+        return List.of(READER.convertValue(statistics, QueueStatistics[].class));
+    }
+
     private static Plan plan(RetrySpec spec, ObjectNode[] broker, int nodes) {
-        return Planner.plan(spec, BrokerState.of(broker[0], broker[1].path("queues"), nodes), BROKER);
+        return Planner.plan(spec, BrokerState.of(definitions(broker[0]), statistics(broker[1].path("queues")), nodes), BROKER);
     }
 
     @Test
@@ -114,12 +128,12 @@ class PlannerTest {
         RetrySpec spec = spec("quorum");
         ObjectNode[] broker = holding(spec);
         queueStatistics(broker, "orders.retry.1").put("messages_dlx", 32);
-        BrokerState first = BrokerState.of(broker[0], broker[1].path("queues"), 3);
+        BrokerState first = BrokerState.of(definitions(broker[0]), statistics(broker[1].path("queues")), 3);
 
-        Plan stuck = Planner.plan(spec, first.withDeadLetteredLater(JSON.readTree("""
-                [{"name": "orders.retry.1", "messages_dlx": 971}]""")), BROKER);
-        Plan forwarding = Planner.plan(spec, first.withDeadLetteredLater(JSON.readTree("""
-                [{"name": "orders.retry.1", "messages_dlx": 3}]""")), BROKER);
+        Plan stuck = Planner.plan(spec, first.withDeadLetteredLater(statistics(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 971}]"""))), BROKER);
+        Plan forwarding = Planner.plan(spec, first.withDeadLetteredLater(statistics(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 3}]"""))), BROKER);
 
         assertThat(first.notSeenForwarding()).extracting(BrokerState.Queue::name).containsExactly("orders.retry.1");
         PlanEntry entry = stuck.entry(Kind.QUEUE, "orders.retry.1");
@@ -135,13 +149,13 @@ class PlannerTest {
         RetrySpec spec = spec("quorum");
         ObjectNode[] broker = holding(spec);
         queueStatistics(broker, "orders.retry.1").put("messages_dlx", 32);
-        BrokerState first = BrokerState.of(broker[0], broker[1].path("queues"), 3);
+        BrokerState first = BrokerState.of(definitions(broker[0]), statistics(broker[1].path("queues")), 3);
 
         // Statistics the broker was late to refresh read the same; the reading after them tells.
-        BrokerState stale = first.withDeadLetteredLater(JSON.readTree("""
-                [{"name": "orders.retry.1", "messages_dlx": 32}]"""));
-        BrokerState fallen = stale.withDeadLetteredLater(JSON.readTree("""
-                [{"name": "orders.retry.1", "messages_dlx": 0}]"""));
+        BrokerState stale = first.withDeadLetteredLater(statistics(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 32}]""")));
+        BrokerState fallen = stale.withDeadLetteredLater(statistics(JSON.readTree("""
+                [{"name": "orders.retry.1", "messages_dlx": 0}]""")));
 
         assertThat(stale.notSeenForwarding()).extracting(BrokerState.Queue::name).containsExactly("orders.retry.1");
         assertThat(fallen.notSeenForwarding()).isEmpty();
