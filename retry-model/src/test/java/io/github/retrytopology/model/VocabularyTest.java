@@ -34,13 +34,8 @@ class VocabularyTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    /**
-     * Files that still spell a word, and why they may. {@code BrokerState} reads the broker's JSON by policy key; it
-     * is being replaced by a reading through RabbitMQ's Hop client, and is not to be edited meanwhile.
-     */
-    private static final Map<String, Set<String>> ALLOWED = Map.of(
-            "retry-operations/src/main/java/io/github/retrytopology/operations/plan/BrokerState.java",
-            Set.of("dead-letter-exchange", "dead-letter-routing-key"));
+    /** Files that still spell a word, and why they may: none. */
+    private static final Map<String, Set<String>> ALLOWED = Map.of();
 
     @Test
     void everySettingHeaderAndReasonIsDeclaredOnce() throws IllegalAccessException {

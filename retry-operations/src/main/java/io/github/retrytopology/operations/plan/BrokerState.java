@@ -11,6 +11,7 @@ import com.rabbitmq.http.client.domain.PolicyInfo;
 import com.rabbitmq.http.client.domain.QueueInfo;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.QueueArguments;
+import io.github.retrytopology.model.topology.QueueSetting;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import io.github.retrytopology.operations.broker.QueueStatistics;
@@ -170,12 +171,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      */
     Optional<DeadLetterTarget> deadLetterTarget(Queue queue) {
         ObjectNode policy = appliedPolicy(queue).map(Policy::definition).orElse(EMPTY);
-        JsonNode exchange = setting(queue, policy, "dead-letter-exchange");
+        JsonNode exchange = setting(queue, policy, QueueSetting.DEAD_LETTER_EXCHANGE.name());
         if (exchange.isMissingNode()) {
             return Optional.empty();
         }
         return Optional.of(new DeadLetterTarget(exchange.asText(),
-                setting(queue, policy, "dead-letter-routing-key").asText(null),
+                setting(queue, policy, QueueSetting.DEAD_LETTER_ROUTING_KEY.name()).asText(null),
                 setting(queue, policy, QueueArguments.DEAD_LETTER_STRATEGY).asText(QueueArguments.AT_MOST_ONCE)));
     }
 
