@@ -35,7 +35,7 @@ final class HeaderWriter {
      * Returns the headers of a message to republish after its attempt {@code attempt} failed with
      * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
      * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
-     * what {@link RetryHeaders#outgoing} adds, the publisher's expiration and an identity, and the publish id of
+     * what {@link RetryHeaders#carry} adds, the publisher's expiration and an identity, and the publish id of
      * each send.
      *
      * @param arrival how the failed delivery arrived: its exchange and routing key on a first failure, and the

@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * one would otherwise make its new message look like a late attempt of another routing key. See {@link #arrival}.
  *
  * <p>How they change on each failure, park and replay is the runtime's ({@link #afterFailure}, {@link #parked},
- * {@link #forReplay}, {@link #outgoing}), which the runtime's own writer and sizing work out. Exception messages and
+ * {@link #forReplay}, {@link #carry}), which the runtime's own writer and sizing work out. Exception messages and
  * the failure history are bounded, so that the headers of a message that failed many times still fit in one frame.
  */
 public final class RetryHeaders {
