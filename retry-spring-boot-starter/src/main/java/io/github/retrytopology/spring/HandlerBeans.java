@@ -2,8 +2,8 @@ package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
+import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import java.io.IOException;

@@ -2,10 +2,10 @@ package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.RetrySpec;
-import io.github.retrytopology.runtime.consumer.GeneratedTopology;
-import io.github.retrytopology.runtime.codec.JacksonPayloadCodec;
 import io.github.retrytopology.runtime.codec.Jackson3PayloadCodec;
+import io.github.retrytopology.runtime.codec.JacksonPayloadCodec;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
+import io.github.retrytopology.runtime.consumer.GeneratedTopology;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.retrytopology.maven.generator;
 
-import io.github.retrytopology.model.internal.PolicyText;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.internal.PolicyText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,2 +1,2 @@
-/** Generation with FreeMarker: handler interfaces, definitions and the picture, every name computed before rendering. */
+/** Generation with FreeMarker: handler interfaces, definitions and the picture, every name computed first. */
 package io.github.retrytopology.maven.generator;

@@ -1,6 +1,7 @@
 package io.github.retrytopology.model.decision;
 
 import static java.util.Objects.requireNonNull;
+
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.retrytopology.model.decision;
 
-import io.github.retrytopology.model.internal.PolicyRules;
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.internal.PolicyRules;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

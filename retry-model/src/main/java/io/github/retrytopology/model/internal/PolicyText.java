@@ -1,8 +1,8 @@
 package io.github.retrytopology.model.internal;
 
 import io.github.retrytopology.model.QueueType;
-import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.Durations;
 import java.util.ArrayList;

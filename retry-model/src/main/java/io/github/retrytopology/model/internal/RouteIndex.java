@@ -1,10 +1,10 @@
 package io.github.retrytopology.model.internal;
 
-import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.Route;
-import io.github.retrytopology.model.BindingKey;
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.BindingKey;
+import io.github.retrytopology.model.Route;
+import io.github.retrytopology.model.Service;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -2,15 +2,15 @@ package io.github.retrytopology.operations.console;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import io.github.retrytopology.model.internal.PolicyText;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Durations;
+import io.github.retrytopology.model.internal.PolicyText;
 import io.github.retrytopology.operations.broker.BrokerAccess;
-import io.github.retrytopology.operations.internal.BrokerMessages;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import io.github.retrytopology.operations.broker.QueueStatistics;
+import io.github.retrytopology.operations.internal.BrokerMessages;
 import io.github.retrytopology.operations.plan.Plan;
 import io.github.retrytopology.operations.plan.PlanEntry;
 import io.github.retrytopology.operations.plan.PlanTable;

@@ -1,9 +1,9 @@
 package io.github.retrytopology.operations.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.Names.QueueName;
 import io.github.retrytopology.model.Names.QueueRole;
-import io.github.retrytopology.model.Names;
 import io.github.retrytopology.model.QueueNames;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;

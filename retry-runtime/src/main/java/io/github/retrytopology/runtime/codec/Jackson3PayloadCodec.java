@@ -2,10 +2,10 @@ package io.github.retrytopology.runtime.codec;
 
 import static java.util.Objects.requireNonNull;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.ObjectMapper;
-import org.jspecify.annotations.Nullable;
 
 /**
  * JSON bodies into any type, with Jackson 3 ({@code tools.jackson}), the Jackson of Spring Boot 4. It reports as

@@ -2,12 +2,12 @@ package io.github.retrytopology.runtime.consumer;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.headers.Arrival;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
-import io.github.retrytopology.runtime.amqp091.Republishing;
-import io.github.retrytopology.runtime.headers.Arrival;
 
 /**
  * One delivery, from its arrival until it is answered, exactly once: acknowledged, requeued, or let go because

@@ -5,14 +5,14 @@ import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Result;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.jspecify.annotations.Nullable;
-import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * Handles deliveries to their end, on the thread that dispatched them: runs the handler, tells the model what came

@@ -2,9 +2,9 @@ package io.github.retrytopology.runtime.consumer;
 
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The listeners and observers of one service's consumers. Each hears every event in the order it was added, on

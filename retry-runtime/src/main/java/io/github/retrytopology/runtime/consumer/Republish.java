@@ -1,8 +1,8 @@
 package io.github.retrytopology.runtime.consumer;
 
 import io.github.retrytopology.model.decision.Decision;
-import org.jspecify.annotations.Nullable;
 import io.github.retrytopology.runtime.amqp091.Republishing;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A failed delivery on its way to a tier queue or the parking lot. It may take several sends: one the broker

@@ -4,6 +4,7 @@ import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
 import java.time.Duration;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * Sends the failed deliveries of one channel life to their tier or to the parking lot, and settles each once the

@@ -3,8 +3,8 @@ package io.github.retrytopology.runtime.consumer;
 import static java.util.Objects.requireNonNull;
 
 import io.github.retrytopology.model.Route;
-import io.github.retrytopology.model.internal.RouteIndex;
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.model.internal.RouteIndex;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

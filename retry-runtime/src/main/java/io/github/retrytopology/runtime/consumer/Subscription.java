@@ -7,9 +7,9 @@ import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
 import io.github.retrytopology.model.Service;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One consumer's subscription to its service's queue, and the channel life it is made on. The control lane owns

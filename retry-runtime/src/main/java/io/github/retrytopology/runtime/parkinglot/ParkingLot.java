@@ -10,6 +10,7 @@ import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.RetryRuntimeException;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
-import io.github.retrytopology.runtime.amqp091.Republishing;
 
 /**
  * The parking lot of one service: list what waits there, replay it to the service, or purge it.

@@ -1,8 +1,8 @@
 package io.github.retrytopology.runtime.consumer;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.AlreadyClosedException;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmCallback;
 import com.rabbitmq.client.ConfirmListener;

@@ -8,6 +8,7 @@ import com.rabbitmq.client.impl.LongStringHelper;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.headers.Header;
+import io.github.retrytopology.runtime.amqp091.Republishing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import io.github.retrytopology.runtime.amqp091.Republishing;
 
 class RetryHeadersTest {
 

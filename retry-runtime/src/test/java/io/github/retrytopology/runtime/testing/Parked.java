@@ -5,13 +5,13 @@ import com.rabbitmq.client.Channel;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.headers.Arrival;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
-import io.github.retrytopology.runtime.amqp091.Republishing;
-import io.github.retrytopology.runtime.headers.Arrival;
 
 /** Parked messages for tests: published to a parking lot as the consumer parks them, without running one. */
 public final class Parked {
