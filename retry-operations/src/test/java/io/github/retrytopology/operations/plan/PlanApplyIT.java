@@ -386,7 +386,9 @@ class PlanApplyIT {
 
     @Test
     void changedDelaysInQueueArgumentsRecreateTheQueueWithItsMessages() throws Exception {
-        RetrySpec before = spec("arguments", 3, "200ms, 400ms", "classic", "order.created, order.paid", "");
+        // Long enough that no message expires from the old tier while apply moves it: with 200 ms, apply sometimes
+        // took longer, and the broker rightly sent them on to the service's queue.
+        RetrySpec before = spec("arguments", 3, "10s, 400ms", "classic", "order.created, order.paid", "");
         applyBringsInSync(before, ApplyOptions.safe());
         RetrySpec after = spec("arguments", 3, "20s, 400ms", "classic", "order.created, order.paid", "");
         applyBringsInSync(spec("arguments", 3, "20s, 400ms", "classic", "order.created, order.paid", ""),
@@ -397,9 +399,9 @@ class PlanApplyIT {
 
         assertThat(plan.drift()).extracting(PlanEntry::object).containsExactly("queue orders.retry.1", "queue audit.retry.1");
         PlanEntry entry = plan.entry(Kind.QUEUE, "orders.retry.1");
-        assertThat(entry.broker()).isEqualTo(Map.of("x-message-ttl", 200));
+        assertThat(entry.broker()).isEqualTo(Map.of("x-message-ttl", 10_000));
         assertThat(entry.spec()).isEqualTo(Map.of("x-message-ttl", 20_000));
-        assertThat(entry.reason()).startsWith("x-message-ttl is 200 on the broker, 20000 in the spec; only a new queue "
+        assertThat(entry.reason()).startsWith("x-message-ttl is 10000 on the broker, 20000 in the spec; only a new queue "
                 + "can change that");
         assertThat(planner.apply(after, ApplyOptions.safe(), progress::add).left()).hasSize(2);
 
