@@ -10,19 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.rabbitmq.http.client.domain.BindingInfo;
-import com.rabbitmq.http.client.domain.DestinationType;
-import com.rabbitmq.http.client.domain.ExchangeInfo;
-import com.rabbitmq.http.client.domain.PolicyInfo;
-import com.rabbitmq.http.client.domain.QueueInfo;
-import com.rabbitmq.http.client.domain.RuntimeParameter;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.topology.QueueArguments;
 import io.github.retrytopology.operations.broker.ManagementApi;
 import io.github.retrytopology.operations.broker.ManagementApiException;
 import io.github.retrytopology.operations.broker.QueueStatistics;
-import io.github.retrytopology.operations.broker.VhostDefinitions;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,15 +102,16 @@ public final class Definitions {
     }
 
     /**
-     * Reads a virtual host of a live broker: its definitions ({@code GET /api/definitions/VHOST}) and its queues'
-     * consumers ({@code GET /api/queues/VHOST}), both requests at once.
+     * Reads a virtual host of a live broker: its definitions ({@code GET /api/definitions/VHOST}), read as a file of
+     * them is, and its queues' consumers ({@code GET /api/queues/VHOST}), both requests at once.
      *
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
+     * @throws DefinitionsException if the broker's export is not definitions, with the line and column
      */
     public static Definitions fetch(ManagementApi api, String vhost) throws IOException {
-        ManagementApi.VhostReading read;
+        ManagementApi.ExportReading read;
         try {
-            read = api.read(vhost, List.of("name", "consumers"), false);
+            read = api.readExport(vhost, List.of("name", "consumers"));
         } catch (ManagementApiException e) {
             if (e.isVhostMissing()) {
                 throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base(), e);
@@ -127,52 +122,9 @@ public final class Definitions {
         for (QueueStatistics queue : read.statistics()) {
             queue.consumersCount().ifPresent(count -> consumers.put(queue.name(), count));
         }
-        return of(read.definitions(), vhost, "management API " + api.base() + ", virtual host '" + vhost + "'",
-                consumers);
-    }
-
-    /** The definitions a live broker exported, as Hop reads them; their virtual host is the one asked for. */
-    private static Definitions of(VhostDefinitions exported, String vhost, String source, Map<String, Long> consumers) {
-        List<Queue> queues = new ArrayList<>();
-        for (QueueInfo queue : exported.queues()) {
-            ObjectNode arguments = object(queue.getArguments());
-            queues.add(new Queue(queue.getName(), queue.isDurable(), queue.isAutoDelete(), withoutType(arguments),
-                    queue.getType() != null ? queue.getType() : typeArgument(arguments)));
-        }
-        List<Exchange> exchanges = new ArrayList<>();
-        for (ExchangeInfo exchange : exported.exchanges()) {
-            exchanges.add(new Exchange(exchange.getName(), exchange.getType(), exchange.isDurable(),
-                    exchange.isAutoDelete(), exchange.isInternal(), object(exchange.getArguments())));
-        }
-        List<Binding> bindings = new ArrayList<>();
-        for (BindingInfo binding : exported.bindings()) {
-            bindings.add(new Binding(binding.getSource(), binding.getDestination(),
-                    binding.getDestinationType() == DestinationType.EXCHANGE ? "exchange" : "queue",
-                    binding.getRoutingKey(), object(binding.getArguments())));
-        }
-        List<Policy> policies = new ArrayList<>();
-        for (PolicyInfo policy : exported.policies()) {
-            policies.add(policy(policy.getName(), policy, false));
-        }
-        for (PolicyInfo policy : exported.operatorPolicies()) {
-            policies.add(policy(policy.getName(), policy, true));
-        }
-        List<Parameter> parameters = new ArrayList<>();
-        for (RuntimeParameter<Object> parameter : exported.otherParameters()) {
-            parameters.add(new Parameter(parameter.getComponent(), parameter.getName(),
-                    JSON.valueToTree(parameter.getValue())));
-        }
-        return new Definitions(vhost, true, source, exported.brokerVersion(), queues, exchanges, bindings, policies,
-                parameters, Optional.of(consumers));
-    }
-
-    private static Policy policy(String name, PolicyInfo policy, boolean operator) {
-        return new Policy(name, policy.getPattern(), policy.getApplyTo() == null ? "all" : policy.getApplyTo(),
-                policy.getPriority(), object(policy.getDefinition()), operator);
-    }
-
-    private static ObjectNode object(Map<String, Object> value) {
-        return value == null || value.isEmpty() ? EMPTY : JSON.valueToTree(value);
+        URI export = api.base().resolve("api/definitions/" + ManagementApi.encode(vhost));
+        return parse(read.definitions(), export.toString(), "management API " + api.base() + ", virtual host '" + vhost
+                + "'", Optional.of(vhost), Optional.of(consumers));
     }
 
     /** A queue's type from its arguments, as RabbitMQ before 4 exports it: a queue declared without one is classic. */

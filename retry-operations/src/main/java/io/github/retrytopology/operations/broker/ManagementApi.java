@@ -24,11 +24,11 @@ import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -199,12 +199,34 @@ public final class ManagementApi {
     }
 
     /**
+     * One virtual host's definitions as the broker exports them ({@code GET /api/definitions/VHOST}): the bytes a
+     * file of them holds, for a reader that reads such files.
+     */
+    public byte[] definitionsExport(String vhost) throws IOException {
+        return call(node -> node.transport().getBytes(node.api().resolve("definitions/" + encode(vhost))));
+    }
+
+    /**
      * The statistics of a virtual host's queues, in these columns only ({@code GET /api/queues/VHOST?columns=}),
-     * which keeps the list small for thousands of queues. See {@link QueueStatistics#COUNTS}.
+     * which keeps the list small for thousands of queues.
      */
     public List<QueueStatistics> queueStatistics(String vhost, List<String> columns) throws IOException {
         return call(node -> List.of(node.transport().get(node.api().resolve("queues/" + encode(vhost) + "?columns="
                 + String.join(",", columns)), QueueStatistics[].class)));
+    }
+
+    /**
+     * A virtual host's queues with the counts their own processes keep ({@code GET /api/queues/VHOST?disable_stats=
+     * true&enable_queue_totals=true}): name, state, members, online, messages, ready and unacknowledged, without the
+     * statistics database, which for thousands of queues answers several times slower than the definitions. It has
+     * no consumers and no {@code messages_dlx}; a quorum queue's {@code messages} counts besides ready and
+     * unacknowledged ones those dead-lettered and waiting to be forwarded, and on RabbitMQ 4.3 those waiting for a
+     * delayed retry.
+     */
+    public List<QueueStatistics> queueTotals(String vhost) throws IOException {
+        return call(node -> List.of(node.transport().get(node.api().resolve("queues/" + encode(vhost)
+                + "?disable_stats=true&enable_queue_totals=true&columns=" + String.join(",", QueueStatistics.TOTALS)),
+                QueueStatistics[].class)));
     }
 
     /** The bindings whose destination is this queue, the default exchange's included. */
@@ -237,18 +259,71 @@ public final class ManagementApi {
      * @throws IOException the first request's failure, in that order
      */
     public VhostReading read(String vhost, List<String> columns, boolean countNodes) throws IOException {
-        ExecutorService requests = Executors.newFixedThreadPool(countNodes ? 2 : 1, task -> {
+        return read(vhost, () -> queueStatistics(vhost, columns), countNodes);
+    }
+
+    /**
+     * A virtual host's definitions and its queues' {@linkplain #queueTotals(String) totals}, and if asked, how many
+     * nodes the cluster has, the requests at the same time.
+     *
+     * @throws IOException the first request's failure, in that order
+     */
+    public VhostReading readTotals(String vhost, boolean countNodes) throws IOException {
+        return read(vhost, () -> queueTotals(vhost), countNodes);
+    }
+
+    /**
+     * A virtual host's {@linkplain #definitionsExport(String) definitions as exported} and its queues' statistics
+     * in these columns, the requests at the same time.
+     *
+     * @throws IOException the first request's failure, in that order
+     */
+    public ExportReading readExport(String vhost, List<String> columns) throws IOException {
+        try (Requests requests = new Requests()) {
+            Future<List<QueueStatistics>> statistics = requests.submit(() -> queueStatistics(vhost, columns));
+            return new ExportReading(definitionsExport(vhost), result(statistics));
+        }
+    }
+
+    /**
+     * A virtual host as {@link #readExport(String, List)} reads it.
+     *
+     * @param definitions the bytes of {@code GET /api/definitions/VHOST}
+     */
+    public record ExportReading(byte[] definitions, List<QueueStatistics> statistics) {
+
+        public ExportReading {
+            requireNonNull(definitions, "definitions");
+            statistics = List.copyOf(statistics);
+        }
+    }
+
+    private VhostReading read(String vhost, Callable<List<QueueStatistics>> listing, boolean countNodes)
+            throws IOException {
+        try (Requests requests = new Requests()) {
+            Future<List<QueueStatistics>> statistics = requests.submit(listing);
+            Future<Integer> nodes = countNodes ? requests.submit(this::nodeCount) : null;
+            VhostDefinitions definitions = definitions(vhost);
+            return new VhostReading(definitions, result(statistics), nodes == null ? 1 : result(nodes));
+        }
+    }
+
+    /** Requests sent beside the one the calling thread makes, each on a thread of its own, stopped on close. */
+    private static final class Requests implements AutoCloseable {
+
+        private final ExecutorService threads = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "retry-management-read");
             thread.setDaemon(true);
             return thread;
         });
-        try {
-            Future<List<QueueStatistics>> statistics = requests.submit(() -> queueStatistics(vhost, columns));
-            Future<Integer> nodes = countNodes ? requests.submit(this::nodeCount) : null;
-            VhostDefinitions definitions = definitions(vhost);
-            return new VhostReading(definitions, result(statistics), nodes == null ? 1 : result(nodes));
-        } finally {
-            requests.shutdownNow();
+
+        <T> Future<T> submit(Callable<T> request) {
+            return threads.submit(request);
+        }
+
+        @Override
+        public void close() {
+            threads.shutdownNow();
         }
     }
 
@@ -297,8 +372,44 @@ public final class ManagementApi {
         T to(Node node);
     }
 
-    /** One base URI's Hop client, and the transport under it, which reads what Hop does not. */
-    private record Node(URI api, Client client, ManagementTransport transport) {
+    /**
+     * One base URI's transport, which reads what Hop does not, and Hop's client over it, made when first asked for:
+     * a reading that needs no Hop type (such as an export) does not load its classes.
+     */
+    private static final class Node {
+
+        private final URI api;
+        private final ManagementTransport transport;
+        private final String username;
+        private final String password;
+        private Client client;
+
+        Node(URI api, ManagementTransport transport, String username, String password) {
+            this.api = api;
+            this.transport = transport;
+            this.username = username;
+            this.password = password;
+        }
+
+        URI api() {
+            return api;
+        }
+
+        ManagementTransport transport() {
+            return transport;
+        }
+
+        synchronized Client client() {
+            if (client == null) {
+                try {
+                    client = new Client(new ClientParameters().url(api.toURL()).username(username).password(password)
+                            .httpLayerFactory(parameters -> transport));
+                } catch (MalformedURLException | URISyntaxException e) {
+                    throw new IllegalArgumentException("'" + api + "' is not a management URI: " + e.getMessage(), e);
+                }
+            }
+            return client;
+        }
     }
 
     private <T> T call(Request<T> request) throws IOException {
@@ -328,14 +439,7 @@ public final class ManagementApi {
         if (node == null) {
             URI base = bases.get(index);
             URI api = base.resolve("api/");
-            ManagementTransport transport = new ManagementTransport(base, http(), username, password);
-            try {
-                Client client = new Client(new ClientParameters().url(api.toURL()).username(username)
-                        .password(password).httpLayerFactory(parameters -> transport));
-                node = new Node(api, client, transport);
-            } catch (MalformedURLException | URISyntaxException e) {
-                throw new IllegalArgumentException("'" + base + "' is not a management URI: " + e.getMessage(), e);
-            }
+            node = new Node(api, new ManagementTransport(base, http(), username, password), username, password);
             nodes.compareAndSet(index, null, node);
             node = nodes.get(index);
         }

@@ -97,6 +97,11 @@ final class ManagementTransport implements HttpLayer {
         send("POST", uri, json.getBytes(StandardCharsets.UTF_8), false);
     }
 
+    /** The body of a GET as the broker sent it, such as definitions to keep in a file. */
+    byte[] getBytes(URI uri) {
+        return send("GET", uri, null, false);
+    }
+
     private <T> T read(URI uri, JavaType type) {
         return parse(uri, send("GET", uri, null, false), type);
     }

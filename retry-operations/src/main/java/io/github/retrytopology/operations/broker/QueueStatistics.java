@@ -30,9 +30,9 @@ public record QueueStatistics(String name, String state, List<String> members, L
         online = online == null ? List.of() : List.copyOf(online);
     }
 
-    /** The columns that a listing reads when nothing else is asked for: what plan and adopt weigh. */
-    public static final List<String> COUNTS = List.of("name", "state", "members", "online", "messages",
-            "messages_unacknowledged", "consumers", "messages_dlx");
+    /** The columns of {@link ManagementApi#queueTotals(String)}: those the queues' totals have that plan weighs. */
+    static final List<String> TOTALS = List.of("name", "state", "members", "online", "messages", "messages_ready",
+            "messages_unacknowledged");
 
     public OptionalLong messagesCount() {
         return count(messages);

@@ -420,12 +420,17 @@ final class Applier {
      * the connection for asking): it is checked by a passive declaration, and deleted on the same channel at once.
      */
     private Optional<String> deleteIfUnused(BrokerState.Queue queue) throws IOException {
-        // Dead-lettered messages waiting to be forwarded are counted only in the statistics, in messages_dlx, or
-        // else among all its messages; a queue whose statistics count neither is not known to be empty.
+        // A quorum queue's dead-lettered messages waiting to be forwarded, and on RabbitMQ 4.3 those waiting for a
+        // delayed retry, are neither ready nor unacknowledged: a passive declaration does not count them.
         if (queue.deadLettered().orElse(0) > 0) {
             return Optional.of("it holds " + Words.count(queue.deadLettered().getAsLong(), "dead-lettered message"));
         }
-        if (QueueType.QUORUM.id().equals(queue.type()) && queue.deadLettered().isEmpty() && queue.messages().orElse(1) > 0) {
+        if (queue.heldBack().orElse(0) > 0) {
+            return Optional.of("it holds " + Words.count(queue.heldBack().getAsLong(), "message")
+                    + " neither ready nor delivered: dead-lettered and waiting to be forwarded, or waiting for a delayed "
+                    + "retry");
+        }
+        if (QueueType.QUORUM.id().equals(queue.type()) && queue.heldBack().isEmpty() && queue.messages().orElse(1) > 0) {
             return Optional.of("the broker has not counted its dead-lettered messages yet; run apply --prune again in a "
                     + "few seconds");
         }

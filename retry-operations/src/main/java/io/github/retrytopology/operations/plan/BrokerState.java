@@ -30,13 +30,15 @@ import java.util.function.Function;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
- * policies and operator policies) and its queues' statistics (messages, consumers, state, members).
+ * policies and operator policies) and its queues' totals (messages, ready, unacknowledged, state, members), which the
+ * queues keep themselves; a third reads the statistics database's {@code messages_dlx} only where a quorum queue
+ * holds messages that are neither ready nor unacknowledged.
  *
  * <p>What decides is taken from the definitions, which are the broker's state as of the request: a queue's type,
  * and the policy that applies to it, worked out from the policies' patterns, targets and priorities as RabbitMQ
- * works it out. Statistics lag by up to the broker's collection interval (5 s by default) and are missing for a
- * queue created a moment ago: the plan shows them, and what must be exact (consumers before a queue is deleted or
- * migrated) is counted live over AMQP.
+ * works it out. Totals lag by up to the broker's collection interval (5 s by default) for quorum queues and are
+ * missing for a queue created a moment ago, and neither gives consumers: the plan shows them, and what must be exact
+ * (messages and consumers before a queue is deleted or migrated) is counted live over AMQP.
  */
 record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, List<Binding> bindings,
         PolicyIndex policies, PolicyIndex operatorPolicies, int nodes) {
@@ -51,15 +53,15 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
     }
 
     /**
-     * Reads a virtual host. The requests go at the same time: the queues' statistics take the broker longest.
+     * Reads a virtual host. The requests go at the same time.
      *
-     * @param countNodes whether to read how many nodes the cluster has, a third request
+     * @param countNodes whether to read how many nodes the cluster has, one more request
      * @throws IOException if the API cannot be reached, refuses the user, or the virtual host does not exist
      */
     static BrokerState read(ManagementApi api, String vhost, boolean countNodes) throws IOException {
         ManagementApi.VhostReading read;
         try {
-            read = api.read(vhost, QueueStatistics.COUNTS, countNodes);
+            read = api.readTotals(vhost, countNodes);
         } catch (ManagementApiException e) {
             if (e.isVhostMissing()) {
                 throw new IOException("the virtual host '" + vhost + "' does not exist on " + api.base()
@@ -67,7 +69,13 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             }
             throw e;
         }
-        return of(read.definitions(), read.statistics(), read.nodes());
+        BrokerState state = of(read.definitions(), read.statistics(), read.nodes());
+        if (state.queues.values().stream().noneMatch(queue -> queue.heldBack().orElse(0) > 0)) {
+            return state;
+        }
+        // Dead-lettered messages waiting, or on RabbitMQ 4.3 messages waiting for a delayed retry: only the
+        // statistics tell which.
+        return state.withDeadLettered(api.queueStatistics(vhost, List.of("name", "messages_dlx")));
     }
 
     /**
@@ -109,6 +117,15 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         Map<String, Queue> counted = new LinkedHashMap<>(queues);
         live.forEach((name, count) -> counted.computeIfPresent(name, (same, queue) -> queue.counted(count)));
         return new BrokerState(counted, exchanges, bindings, policies, operatorPolicies, nodes);
+    }
+
+    /** The same state, with {@code messages_dlx} as these statistics give it. */
+    BrokerState withDeadLettered(List<QueueStatistics> statistics) {
+        Map<String, Queue> read = new LinkedHashMap<>(queues);
+        for (QueueStatistics queue : statistics) {
+            read.computeIfPresent(queue.name(), (name, present) -> present.deadLettered(queue.deadLetteredCount()));
+        }
+        return new BrokerState(read, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
     /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
@@ -204,10 +221,14 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *
      * @param type {@code classic}, {@code quorum} or {@code stream}: RabbitMQ 4's export says it; before, a queue
      *     declared without {@code x-queue-type} is classic
-     * @param messages the messages it holds, dead-lettered ones waiting to be forwarded included; empty when
-     *     the broker has no statistics for it yet and it was not counted live
-     * @param unacknowledged those of them its consumers hold, by the statistics
-     * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx})
+     * @param messages the messages it holds, dead-lettered ones waiting to be forwarded and, on RabbitMQ 4.3, those
+     *     waiting for a delayed retry included; empty when the broker has not counted it yet and it was not counted
+     *     live
+     * @param ready those of them ready for delivery
+     * @param unacknowledged those of them its consumers hold, by the broker's totals
+     * @param consumers its consumers, counted live; empty for a queue not counted live
+     * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded ({@code messages_dlx}):
+     *     0 where a quorum queue holds no message but ready and unacknowledged ones, empty where unknown
      * @param state what the broker says of it, such as {@code running}, or {@code down} when its node is; empty
      *     when the broker has no statistics for it yet
      * @param members the nodes of a quorum queue's members; empty for other types
@@ -216,30 +237,46 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      *     interval apart, when the first reading found dead-lettered messages waiting for a target that exists
      */
     record Queue(String name, boolean durable, boolean autoDelete, ObjectNode arguments, String type,
-            OptionalLong messages, OptionalLong unacknowledged, OptionalLong consumers, OptionalLong deadLettered,
-            Optional<String> state, List<String> members, List<String> online, OptionalLong deadLetteredLater) {
+            OptionalLong messages, OptionalLong ready, OptionalLong unacknowledged, OptionalLong consumers,
+            OptionalLong deadLettered, Optional<String> state, List<String> members, List<String> online,
+            OptionalLong deadLetteredLater) {
 
-        static Queue of(QueueInfo definition, Optional<QueueStatistics> statistics) {
+        static Queue of(QueueInfo definition, Optional<QueueStatistics> totals) {
             ObjectNode arguments = object(definition.getArguments());
             String type = definition.getType() != null ? definition.getType()
                     : arguments.path(QueueArguments.QUEUE_TYPE).asText(QueueType.CLASSIC.id());
-            return new Queue(definition.getName(), definition.isDurable(), definition.isAutoDelete(), arguments, type,
-                    count(statistics, QueueStatistics::messagesCount),
-                    count(statistics, QueueStatistics::unacknowledgedCount),
-                    count(statistics, QueueStatistics::consumersCount),
-                    count(statistics, QueueStatistics::deadLetteredCount),
-                    statistics.flatMap(QueueStatistics::stateIfKnown),
-                    statistics.map(QueueStatistics::members).orElse(List.of()),
-                    statistics.map(QueueStatistics::online).orElse(List.of()),
-                    OptionalLong.empty());
+            Queue queue = new Queue(definition.getName(), definition.isDurable(), definition.isAutoDelete(), arguments,
+                    type, count(totals, QueueStatistics::messagesCount), count(totals, QueueStatistics::readyCount),
+                    count(totals, QueueStatistics::unacknowledgedCount), count(totals, QueueStatistics::consumersCount),
+                    count(totals, QueueStatistics::deadLetteredCount), totals.flatMap(QueueStatistics::stateIfKnown),
+                    totals.map(QueueStatistics::members).orElse(List.of()),
+                    totals.map(QueueStatistics::online).orElse(List.of()), OptionalLong.empty());
+            return QueueType.QUORUM.id().equals(type) && queue.deadLettered.isEmpty()
+                    && queue.heldBack().orElse(-1) == 0 ? queue.deadLettered(OptionalLong.of(0)) : queue;
+        }
+
+        /**
+         * The messages it holds that are neither ready nor unacknowledged: a quorum queue's dead-lettered ones
+         * waiting to be forwarded, and on RabbitMQ 4.3 those waiting for a delayed retry. Empty where not counted.
+         */
+        OptionalLong heldBack() {
+            if (messages.isEmpty() || ready.isEmpty() || unacknowledged.isEmpty()) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(Math.max(0, messages.getAsLong() - ready.getAsLong() - unacknowledged.getAsLong()));
         }
 
         /** The same queue with its ready messages and consumers counted live. */
         Queue counted(LiveCounts.Count live) {
-            long held = unacknowledged.orElse(0) + deadLettered.orElse(0);
+            long held = unacknowledged.orElse(0) + heldBack().orElse(deadLettered.orElse(0));
             return new Queue(name, durable, autoDelete, arguments, type, OptionalLong.of(live.ready() + held),
-                    unacknowledged, OptionalLong.of(live.consumers()), deadLettered, state, members, online,
-                    deadLetteredLater);
+                    OptionalLong.of(live.ready()), unacknowledged, OptionalLong.of(live.consumers()), deadLettered,
+                    state, members, online, deadLetteredLater);
+        }
+
+        Queue deadLettered(OptionalLong read) {
+            return new Queue(name, durable, autoDelete, arguments, type, messages, ready, unacknowledged, consumers,
+                    read, state, members, online, deadLetteredLater);
         }
 
         /** Whether {@code messages_dlx}, read again later, had not fallen from the first reading. */
@@ -249,7 +286,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
 
         Queue deadLetteredLater(OptionalLong later) {
-            return new Queue(name, durable, autoDelete, arguments, type, messages, unacknowledged, consumers,
+            return new Queue(name, durable, autoDelete, arguments, type, messages, ready, unacknowledged, consumers,
                     deadLettered, state, members, online, later);
         }
 

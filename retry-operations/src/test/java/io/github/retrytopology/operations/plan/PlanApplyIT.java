@@ -350,6 +350,32 @@ class PlanApplyIT {
     }
 
     @Test
+    void anOrphanWhoseMessageWaitsForTheBrokersDelayedRetryIsKeptByPrune() throws Exception {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " does not delay retries");
+        RetrySpec withMail = spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  mail:\n    routingKeys: [order.shipped]\n    delayBy: broker\n    delays: [30s, 60s]\n");
+        applyBringsInSync(withMail, ApplyOptions.safe());
+        publish("mail", "waits");
+        // Failed as the runtime fails it: the broker holds it back for 30 s, where a passive declaration does not
+        // count it.
+        try (Channel channel = channel()) {
+            GetResponse delivery = channel.basicGet("mail", false);
+            channel.basicReject(delivery.getEnvelope().getDeliveryTag(), true);
+        }
+        String queue = "api/queues/" + TestManagement.encode(broker.name()) + "/mail";
+        await().atMost(Patience.WAIT).pollInterval(java.time.Duration.ofMillis(200))
+                .until(() -> JSON.readTree(broker.management().get(queue)).path("messages").asLong() == 1);
+
+        ApplyReport pruned = planner.apply(spec(), new ApplyOptions(true, false), progress::add);
+
+        assertThat(outcomes(pruned)).containsEntry("queue mail", Outcome.LEFT);
+        assertThat(detail(pruned, "queue mail")).isEqualTo("kept: it holds 1 message neither ready nor delivered: "
+                + "dead-lettered and waiting to be forwarded, or waiting for a delayed retry");
+        assertThat(JSON.readTree(broker.management().get(queue)).path("messages_delayed").asLong()).isEqualTo(1);
+    }
+
+    @Test
     void theCountsOfQueuesToChangeAreReadLiveRightAfterMessagesArrive() throws Exception {
         RetrySpec withBilling = spec("policies", 3, "200ms, 400ms", "quorum", "order.created, order.paid", """
                   billing:
