@@ -9,6 +9,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.maven.model.Resource;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -66,9 +67,12 @@ public final class GenerateMojo extends SpecMojo {
     @Parameter(property = "retry.kubernetes.namespace")
     String kubernetesNamespace;
 
-    /** The labels of every resource. */
+    /**
+     * The labels of every resource, each as {@code <property><name>app.kubernetes.io/part-of</name><value>shop</value>
+     * </property>}: a label key's {@code /} cannot name an XML element.
+     */
     @Parameter
-    Map<String, String> kubernetesLabels;
+    Properties kubernetesLabels;
 
     /** What deleting a Queue (or Vhost) resource does to the broker's queue: {@code retain} keeps it and its messages. */
     @Parameter(property = "retry.kubernetes.deletionPolicy", defaultValue = "retain")
@@ -133,7 +137,7 @@ public final class GenerateMojo extends SpecMojo {
     /** The labels, an empty value given as nothing. */
     private Map<String, String> labels() {
         Map<String, String> labels = new TreeMap<>();
-        kubernetesLabels.forEach((key, value) -> labels.put(key, value == null ? "" : value));
+        kubernetesLabels.stringPropertyNames().forEach(key -> labels.put(key, kubernetesLabels.getProperty(key, "")));
         return labels;
     }
 
