@@ -24,8 +24,8 @@ import org.apache.maven.project.MavenProject;
  * Generates, from {@code retry.yml}, a handler interface per service and a class holding every name and
  * policy (added as a compile source root), and the RabbitMQ definitions and a Mermaid picture of the topology
  * (added as a resource, so they ship in the jar beside the generated classes), and when asked the
- * messaging-topology-operator's resources. Does nothing when neither the
- * spec, this configuration nor the plugin changed since the last run.
+ * messaging-topology-operator's resources. Does nothing when neither the spec, this configuration nor the plugin
+ * changed since the last run.
  */
 @Mojo(name = "generate", defaultPhase = LifecyclePhase.GENERATE_SOURCES, threadSafe = true)
 public final class GenerateMojo extends SpecMojo {

@@ -27,7 +27,7 @@ final class KubernetesResources {
 
     static final String TEMPLATE = "kubernetes.yaml.ftl";
 
-    /** The API group and version of every resource the operator defines, as of its 1.20 release. */
+    /** The API group and version of every resource written here, as the operator defines them (1.20). */
     static final String API_VERSION = "rabbitmq.com/v1beta1";
 
     /**
