@@ -80,7 +80,7 @@ final class CodeDigest {
     /** The templates alone, when the code's location cannot be read. */
     private static void templates(MessageDigest digest) {
         for (String template : List.of(TopologySource.TEMPLATE, HandlerSource.TEMPLATE, DefinitionsJson.TEMPLATE,
-                TopologyDiagram.TEMPLATE)) {
+                TopologyDiagram.TEMPLATE, TopologyResource.TEMPLATE, KubernetesResources.TEMPLATE)) {
             try (InputStream in = CodeDigest.class.getResourceAsStream(template)) {
                 if (in != null) {
                     digest.update(in.readAllBytes());

@@ -23,7 +23,7 @@ import java.util.concurrent.Future;
 
 /**
  * Turns a {@code retry.yml} into its generated files: a handler interface per service and the topology class,
- * the definitions in both formats, the diagram, the JSON Schema of the spec itself for editors, and the resource
+ * the definitions in both formats (and, when asked, as the messaging-topology-operator's resources), the diagram, the JSON Schema of the spec itself for editors, and the resource
  * that names the topology class to code that finds it at run time. Everything is rendered in memory before anything is
  * written, so an invalid spec or a failing template leaves the output as it was.
  */
@@ -97,8 +97,12 @@ public final class Generator {
         Path resources = packageDirectory(request.resourceOutput(), spec.javaPackage());
         CompletableFuture<List<GeneratedFile>> definitions = CompletableFuture.supplyAsync(() -> {
             Topology topology = Topology.of(spec);
-            return List.of(DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true),
-                    DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false));
+            List<GeneratedFile> rendered = new ArrayList<>(List.of(
+                    DefinitionsJson.render(topology, resources.resolve(Resources.DEFINITIONS), true),
+                    DefinitionsJson.render(topology, resources.resolve(Resources.VHOST_DEFINITIONS), false)));
+            request.kubernetes().ifPresent(kubernetes -> rendered.add(KubernetesResources.render(spec, topology,
+                    kubernetes, resources.resolve(Resources.KUBERNETES), NAME, sourceName)));
+            return rendered;
         }, helper);
         List<GeneratedFile> files = new ArrayList<>();
         files.add(TopologySource.render(spec, specText, javaPackage, NAME, sourceName));
@@ -135,8 +139,8 @@ public final class Generator {
     }
 
     /**
-     * Everything the output depends on: the generator's version and code, the spec's name and bytes, and where
-     * the resources go from the Java sources, whose directory holds the stamp. No absolute path, so that a
+     * Everything the output depends on: the generator's version and code, the spec's name and bytes, the Kubernetes
+     * output's settings, and where the resources go from the Java sources, whose directory holds the stamp. No absolute path, so that a
      * copy of a project is as up to date as the original.
      */
     private String fingerprint(GenerationRequest request, byte[] spec) {
@@ -148,8 +152,9 @@ public final class Generator {
             } catch (IllegalArgumentException onAnotherRoot) {
                 resources = request.resourceOutput().toString();
             }
+            String kubernetes = request.kubernetes().map(KubernetesOutput::fingerprint).orElse("");
             for (String part : List.of(request.generatorVersion(), code, request.spec().getFileName().toString(),
-                    resources)) {
+                    resources, kubernetes)) {
                 digest.update(part.getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) 0);
             }

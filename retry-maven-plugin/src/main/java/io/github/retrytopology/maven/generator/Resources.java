@@ -14,6 +14,9 @@ final class Resources {
     /** Definitions in the per-vhost format, without vhost fields: {@code POST /api/definitions/{vhost}}. */
     static final String VHOST_DEFINITIONS = "definitions.vhost.json";
 
+    /** The messaging-topology-operator's resources of the topology, when asked for: one multi-document YAML file. */
+    static final String KUBERNETES = "kubernetes.yaml";
+
     /** The picture of the topology: Markdown with a Mermaid diagram. */
     static final String DIAGRAM = "topology.md";
 

@@ -31,7 +31,8 @@ final class Templates {
             for (String name : List.of(TopologySource.TEMPLATE, HandlerSource.TEMPLATE)) {
                 JAVA.getTemplate(name);
             }
-            for (String name : List.of(DefinitionsJson.TEMPLATE, TopologyDiagram.TEMPLATE, TopologyResource.TEMPLATE)) {
+            for (String name : List.of(DefinitionsJson.TEMPLATE, TopologyDiagram.TEMPLATE, TopologyResource.TEMPLATE,
+                    KubernetesResources.TEMPLATE)) {
                 JSON.getTemplate(name);
             }
         } catch (IOException e) {
@@ -44,7 +45,10 @@ final class Templates {
         return render(JAVA, name, variables);
     }
 
-    /** Renders a JSON or Markdown template, where {@code ?c} makes JSON string literals. */
+    /**
+     * Renders a JSON, YAML or Markdown template, where {@code ?c} makes JSON string literals: YAML reads them as its
+     * double-quoted strings.
+     */
     static String json(String name, Object variables) {
         return render(JSON, name, variables);
     }

@@ -19,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +92,45 @@ class GeneratorTest {
         Path untouched = result.unchanged().get(0);
         assertThat(untouched.getFileName()).hasToString("WarehouseHandler.java");
         assertThat(Files.getLastModifiedTime(untouched)).isEqualTo(before.get(untouched));
+    }
+
+    @Test
+    void writesTheKubernetesResourcesOnlyWhileAskedAndRegeneratesWhenTheirSettingsChange() throws IOException {
+        generator.generate(request);
+
+        GenerationResult asked = generator.generate(kubernetes(""));
+        GenerationResult again = generator.generate(kubernetes(""));
+        GenerationResult prefixed = generator.generate(kubernetes("shop-"));
+        GenerationResult dropped = generator.generate(request);
+
+        Path resources = request.resourceOutput().resolve("com/acme/shop/kubernetes.yaml");
+        assertThat(asked.written()).containsExactly(resources);
+        assertThat(again.upToDate()).isTrue();
+        assertThat(prefixed.written()).containsExactly(resources);
+        assertThat(dropped.deleted()).containsExactly(resources);
+        assertThat(resources).doesNotExist();
+    }
+
+    @Test
+    void aRefusedKubernetesOutputLeavesTheOutputAndItsStampAsTheyWere() throws IOException {
+        generator.generate(request);
+        Map<Path, byte[]> before = contents();
+        byte[] stamp = Files.readAllBytes(request.javaOutput().resolve(GeneratedOutput.STAMP));
+        KubernetesOutput vhostOfSlash = new KubernetesOutput(KubernetesResourcesTest.EXAMPLE.cluster(), "",
+                Optional.empty(), Map.of(), "retain", true, Optional.empty());
+
+        assertThatThrownBy(() -> generator.generate(new GenerationRequest(spec, request.javaOutput(),
+                request.resourceOutput(), "1.0", Optional.of(vhostOfSlash))))
+                .isInstanceOf(GenerationException.class).hasMessageContaining("kubernetesVhost");
+        assertThat(contents().keySet()).isEqualTo(before.keySet());
+        before.forEach((path, bytes) -> assertThat(path).hasBinaryContent(bytes));
+        assertThat(request.javaOutput().resolve(GeneratedOutput.STAMP)).hasBinaryContent(stamp);
+    }
+
+    private GenerationRequest kubernetes(String prefix) {
+        KubernetesOutput output = new KubernetesOutput(KubernetesResourcesTest.EXAMPLE.cluster(), prefix,
+                Optional.empty(), Map.of(), "retain", false, Optional.empty());
+        return new GenerationRequest(spec, request.javaOutput(), request.resourceOutput(), "1.0", Optional.of(output));
     }
 
     @Test

@@ -81,7 +81,9 @@ class SchemaFixturesTest {
             Map.entry("name-collision-queue-parking-lot.yml", "a kept queue against the names other services derive"),
             Map.entry("name-collision-queue-service-name.yml", "a kept queue against the names other services derive"),
             Map.entry("name-collision-queue-migrating.yml", "kept queues across services"),
-            Map.entry("name-collision-queue-service.yml", "kept queues across services"));
+            Map.entry("name-collision-queue-service.yml", "kept queues across services"),
+            Map.entry("kubernetes-name-collision.yml", "Kubernetes names derived from queue names, across services"),
+            Map.entry("kubernetes-name-collision-binding.yml", "Kubernetes names derived from routing keys, across entries"));
 
     private static final YAMLMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 

@@ -67,6 +67,11 @@ public enum ProblemCode {
     NAME_TOO_LONG("name-too-long"),
     /** Names that are the same once derived, or that hide each other in generated code. */
     NAME_COLLISION("name-collision"),
+    /**
+     * Two objects of one kind (queues, policies or bindings) whose names make one Kubernetes resource name, so that
+     * the messaging-topology-operator's resources of the spec could not tell them apart.
+     */
+    KUBERNETES_NAME_COLLISION("kubernetes-name-collision"),
     /** A service with no routing keys. */
     NO_ROUTING_KEYS("no-routing-keys"),
     /** A service with more routing keys than is sane. */

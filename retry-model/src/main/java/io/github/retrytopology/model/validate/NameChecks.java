@@ -1,10 +1,16 @@
 package io.github.retrytopology.model.validate;
 
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.RetrySpec;
+import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.problem.ProblemCode;
 import io.github.retrytopology.model.read.Located;
 import io.github.retrytopology.model.read.Problems;
 import io.github.retrytopology.model.read.SpecDraft.ServiceDraft;
+import io.github.retrytopology.model.topology.Binding;
+import io.github.retrytopology.model.topology.KubernetesNames;
+import io.github.retrytopology.model.topology.Queue;
+import io.github.retrytopology.model.topology.Topology;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +20,8 @@ import java.util.Optional;
 
 /**
  * The names a spec gives the broker and the names derived from them: the virtual host, the exchange, service names,
- * the queues a service keeps, and the longest queue and file names each service makes.
+ * the queues a service keeps, the longest queue and file names each service makes, and the Kubernetes resource names
+ * its objects make.
  */
 final class NameChecks {
 
@@ -136,6 +143,66 @@ final class NameChecks {
                         + "to consume '" + Names.queue(queue.service().value()) + "'");
             }
         }
+    }
+
+    /**
+     * Refuses a spec where two queues, two policies or two bindings would have one resource name of the
+     * messaging-topology-operator ({@link KubernetesNames}), reported where the later of the two services is named,
+     * or where it keeps the queue concerned.
+     */
+    void checkResourceNames(RetrySpec spec, Map<String, Located<String>> services, Map<String, Located<String>> kept) {
+        Map<String, String> serviceOf = new HashMap<>();
+        for (Service service : spec.services()) {
+            serviceOf.put(service.queue(), service.name());
+            service.tiers().forEach(tier -> serviceOf.put(tier.queue(), service.name()));
+            serviceOf.put(service.parkingLot(), service.name());
+        }
+        Topology topology = Topology.of(spec);
+        List<Resource> resources = new ArrayList<>();
+        for (Queue queue : topology.queues()) {
+            resources.add(new Resource("Queue", "queue '" + queue.name() + "'", KubernetesNames.queue(queue),
+                    queue.name()));
+        }
+        topology.policiesByQueue().forEach((queue, policy) -> resources.add(new Resource("Policy", "policy '"
+                + policy.name() + "'", KubernetesNames.policy(policy), queue)));
+        for (Binding binding : topology.bindings()) {
+            resources.add(new Resource("Binding", "the binding of '" + binding.routingKey() + "' to queue '"
+                    + binding.queue() + "'", KubernetesNames.binding(binding), binding.queue()));
+        }
+        Map<String, Resource> byName = new HashMap<>();
+        for (Resource resource : resources) {
+            Resource first = byName.putIfAbsent(resource.kind() + " " + resource.name(), resource);
+            if (first == null) {
+                continue;
+            }
+            Located<String> here = where(resource, serviceOf, services, kept);
+            Located<String> there = where(first, serviceOf, services, kept);
+            Resource later = resource;
+            Resource earlier = first;
+            if (here.position().line() < there.position().line()) {
+                Located<String> swap = here;
+                here = there;
+                there = swap;
+                later = first;
+                earlier = resource;
+            }
+            problems.report(here, ProblemCode.KUBERNETES_NAME_COLLISION, later.object() + " of service '"
+                    + serviceOf.get(later.queue()) + "' and " + earlier.object() + " of service '"
+                    + serviceOf.get(earlier.queue()) + "' (line " + there.position().line() + ") both make the "
+                    + "Kubernetes " + resource.kind() + " resource '" + resource.name() + "', and the "
+                    + "messaging-topology-operator's resources could not tell them apart; name one otherwise");
+        }
+    }
+
+    /** An object of the topology, with the resource name it makes and the queue that places it in a service. */
+    private record Resource(String kind, String object, String name, String queue) {
+    }
+
+    private static Located<String> where(Resource resource, Map<String, String> serviceOf,
+            Map<String, Located<String>> services, Map<String, Located<String>> kept) {
+        String service = serviceOf.get(resource.queue());
+        Located<String> keptQueue = kept.get(service);
+        return keptQueue != null && keptQueue.value().equals(resource.queue()) ? keptQueue : services.get(service);
     }
 
     /** Which of a service's queues a name is, in words: {@code the wait queue of tier 2}. */

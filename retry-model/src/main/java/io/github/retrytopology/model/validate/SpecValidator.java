@@ -36,6 +36,9 @@ public final class SpecValidator {
     private final NameChecks names;
     private final PolicyChecks policies;
     private final RouteChecks routes;
+    /** Where each valid service is named, and where the spec keeps a queue for one, by the service's name. */
+    private final Map<String, Located<String>> serviceNames = new HashMap<>();
+    private final Map<String, Located<String>> keptQueues = new HashMap<>();
 
     private SpecValidator(Problems problems) {
         this.problems = problems;
@@ -66,7 +69,9 @@ public final class SpecValidator {
         if (!problems.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RetrySpec(javaPackage, vhost, exchange, queueSettings, services));
+        RetrySpec spec = new RetrySpec(javaPackage, vhost, exchange, queueSettings, services);
+        names.checkResourceNames(spec, serviceNames, keptQueues);
+        return problems.isEmpty() ? Optional.of(spec) : Optional.empty();
     }
 
     private void checkVersion(Located<String> version) {
@@ -102,7 +107,7 @@ public final class SpecValidator {
         }
         List<Service> built = new ArrayList<>();
         Map<String, Located<String>> byJavaType = new HashMap<>();
-        Map<String, Located<String>> named = new HashMap<>();
+        Map<String, Located<String>> named = serviceNames;
         List<NameChecks.KeptQueue> kept = new ArrayList<>();
         long queues = 0;
         for (ServiceDraft draft : services.value()) {
@@ -111,6 +116,7 @@ public final class SpecValidator {
             Optional<String> queue = names.queue(draft, valid);
             if (valid && queue.isPresent() && !queue.get().equals(Names.queue(name.value()))) {
                 kept.add(new NameChecks.KeptQueue(name, draft.queue()));
+                keptQueues.put(name.value(), draft.queue());
             }
             if (valid) {
                 named.put(name.value(), name);

@@ -12,6 +12,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Exchange;
+import io.github.retrytopology.model.topology.KubernetesNames;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
 import io.github.retrytopology.model.topology.QueueArguments;
@@ -521,6 +522,17 @@ final class Planner {
         if (unknown > 0) {
             warnings.add("the broker has no statistics yet for " + unknown + " of our queues, created moments ago: "
                     + "their messages and consumers are not known");
+        }
+        List<String> recreated = entries.stream()
+                .filter(entry -> entry.kind() == Kind.QUEUE && entry.action() == Action.RECREATE)
+                .map(entry -> KubernetesNames.queue(topology.queue(entry.name())))
+                .toList();
+        if (!recreated.isEmpty()) {
+            warnings.add("where the messaging-topology-operator declares the queues to recreate, its admission webhook "
+                    + "refuses the regenerated Queue " + (recreated.size() == 1 ? "resource " : "resources ")
+                    + String.join(", ", recreated) + " (after the build's name prefix), as it refuses any change of a "
+                    + "queue's type or arguments: give the queue a new name, or set deletionPolicy: retain, delete the "
+                    + "resource, run apply --migrate and apply the resource again (docs/kubernetes.md)");
         }
     }
 

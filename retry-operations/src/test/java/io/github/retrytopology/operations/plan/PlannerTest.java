@@ -178,6 +178,22 @@ class PlannerTest {
     }
 
     @Test
+    void namesTheQueueResourcesTheOperatorsWebhookRefusesWhenAQueueMustBeRecreated() throws IOException {
+        RetrySpec spec = spec("quorum");
+        ObjectNode[] broker = holding(spec("classic"));
+
+        Plan plan = plan(spec, broker, 1);
+
+        assertThat(plan.entry(Kind.QUEUE, "orders").action()).isEqualTo(Action.RECREATE);
+        assertThat(plan.warnings()).containsExactly("where the messaging-topology-operator declares the queues to "
+                + "recreate, its admission webhook refuses the regenerated Queue resources orders, orders.retry.1, "
+                + "orders.parking-lot "
+                + "(after the build's name prefix), as it refuses any change of a queue's type or arguments: give the "
+                + "queue a new name, or set deletionPolicy: retain, delete the resource, run apply --migrate and apply "
+                + "the resource again (docs/kubernetes.md)");
+    }
+
+    @Test
     void aPolicyForAnotherQueueTypeOrOfAPatternJavaCannotReadDoesNotConflict() throws IOException {
         RetrySpec spec = spec("classic");
         ObjectNode[] broker = holding(spec);
