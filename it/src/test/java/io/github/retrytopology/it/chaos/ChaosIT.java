@@ -41,6 +41,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -53,6 +56,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * written to {@code target/chaos.md}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Execution(ExecutionMode.CONCURRENT) // beside the other test classes, which take other vhosts and connection names;
+@ResourceLock("chaos") // a class that holds a lock runs its own tests one at a time, in their order
 class ChaosIT {
 
     @RegisterExtension
