@@ -1,6 +1,5 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
-import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.headers.Header;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -8,7 +7,8 @@ import java.util.Map;
 
 /**
  * How many bytes a header table takes in a frame: counted exactly, which encodes every string, or bounded without
- * encoding one, which is cheaper and enough where the bound fits.
+ * encoding one, which is cheaper and enough where the bound fits. Values are plain Java ones: the protocol's adapter
+ * turned its client's own types into them on arrival.
  */
 final class HeaderSize {
 
@@ -62,9 +62,6 @@ final class HeaderSize {
         }
         if (value instanceof byte[] bytes) {
             return 4 + bytes.length;
-        }
-        if (value instanceof LongString text) {
-            return 4 + (int) text.length();
         }
         if (value instanceof String text) {
             return 4 + (exact ? text.getBytes(StandardCharsets.UTF_8).length : 3 * text.length());
