@@ -2,9 +2,8 @@ package io.github.retrytopology.operations.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.runtime.headers.MessageProperties;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import java.io.IOException;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** A parked message as the console's pages show it: its summary in a list, and the whole of it on its own page. */
 final class MessageView {
@@ -78,57 +78,42 @@ final class MessageView {
                 message.routingKey().orElse(null), message.attempts(), message.headers().replays(), message.copies(),
                 message.replayedBy().orElse(null), time(message.replayedAt().orElse(null)),
                 message.exception().orElse(null), message.exceptionMessage().orElse(null), message.failures(),
-                properties(message.properties()), headers(message.properties().getHeaders()),
-                headerNotes(message.properties().getHeaders()), body(message));
+                properties(message.properties()), headers(message.properties().headers()),
+                headerNotes(message.properties().headers()), body(message));
     }
 
     private static String time(Instant instant) {
         return instant == null ? null : instant.toString();
     }
 
-    private static Map<String, String> properties(AMQP.BasicProperties properties) {
+    /** The message's properties that are set: its content type and message id first, then the protocol's others. */
+    private static Map<String, String> properties(MessageProperties properties) {
         Map<String, String> shown = new LinkedHashMap<>();
-        put(shown, "contentType", properties.getContentType());
-        put(shown, "contentEncoding", properties.getContentEncoding());
-        put(shown, "messageId", properties.getMessageId());
-        put(shown, "correlationId", properties.getCorrelationId());
-        put(shown, "type", properties.getType());
-        put(shown, "appId", properties.getAppId());
-        put(shown, "userId", properties.getUserId());
-        put(shown, "replyTo", properties.getReplyTo());
-        put(shown, "expiration", properties.getExpiration());
-        put(shown, "timestamp", properties.getTimestamp());
-        put(shown, "deliveryMode", properties.getDeliveryMode());
-        put(shown, "priority", properties.getPriority());
-        return shown;
-    }
-
-    private static void put(Map<String, String> shown, String name, Object value) {
-        if (value != null) {
-            shown.put(name, display(value));
+        if (properties.contentType() != null) {
+            shown.put("contentType", properties.contentType());
         }
+        if (properties.messageId() != null) {
+            shown.put("messageId", properties.messageId());
+        }
+        shown.putAll(properties.other());
+        return shown;
     }
 
     private static Map<String, String> headers(Map<String, Object> headers) {
         Map<String, String> shown = new TreeMap<>();
-        if (headers != null) {
-            headers.forEach((name, value) -> shown.put(name, display(value)));
-        }
+        headers.forEach((name, value) -> shown.put(name, display(value)));
         return shown;
     }
 
     private static Map<String, Note> headerNotes(Map<String, Object> headers) {
-        return headers != null && headers.containsKey(RetryHeaders.X_DELIVERY_COUNT)
+        return headers.containsKey(RetryHeaders.X_DELIVERY_COUNT)
                 ? Map.of(RetryHeaders.X_DELIVERY_COUNT, CONSOLES_OWN_READS) : Map.of();
     }
 
-    /** A header's value as text: AMQP's long strings as text, tables and arrays in brackets, times as instants. */
-    static String display(Object value) {
+    /** A header's value as text: bytes in hexadecimal, tables and arrays in brackets, times as instants. */
+    static String display(@Nullable Object value) {
         if (value == null) {
             return "null";
-        }
-        if (value instanceof LongString text) {
-            return text.toString();
         }
         if (value instanceof byte[] bytes) {
             return HexFormat.of().formatHex(bytes);
