@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one virtual host holds, as RabbitMQ's definitions describe it: its queues, exchanges, bindings, policies,
@@ -171,7 +172,7 @@ public final class Definitions {
                 policy.getPriority(), object(policy.getDefinition()), operator);
     }
 
-    private static ObjectNode object(Map<String, Object> value) {
+    private static ObjectNode object(@Nullable Map<String, Object> value) {
         return value == null || value.isEmpty() ? EMPTY : JSON.valueToTree(value);
     }
 
@@ -535,7 +536,7 @@ public final class Definitions {
             return new Parameter(required("component"), required("name"), node.path("value"));
         }
 
-        String text(String field) {
+        @Nullable String text(String field) {
             JsonNode value = node.path(field);
             return value.isTextual() ? value.asText() : null;
         }

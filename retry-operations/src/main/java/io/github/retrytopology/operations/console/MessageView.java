@@ -41,13 +41,14 @@ final class MessageView {
     }
 
     /** One message in the list of its group. */
-    record Summary(String id, String parkedAt, String routingKey, int attempts, int replays, int copies,
-            String exception, String exceptionMessage) {
+    record Summary(String id, @Nullable String parkedAt, @Nullable String routingKey, int attempts, int replays,
+            int copies, @Nullable String exception, @Nullable String exceptionMessage) {
     }
 
     /** The whole of one message. */
-    record Detail(String id, String parkedAt, String reason, String detail, String routingKey, int attempts,
-            int replays, int copies, String replayedBy, String replayedAt, String exception, String exceptionMessage,
+    record Detail(String id, @Nullable String parkedAt, @Nullable String reason, String detail,
+            @Nullable String routingKey, int attempts, int replays, int copies, @Nullable String replayedBy,
+            @Nullable String replayedAt, @Nullable String exception, @Nullable String exceptionMessage,
             List<String> failures, Map<String, String> properties, Map<String, String> headers,
             Map<String, Note> headerNotes, Body body) {
     }
@@ -82,7 +83,7 @@ final class MessageView {
                 headerNotes(message.properties().headers()), body(message));
     }
 
-    private static String time(Instant instant) {
+    private static @Nullable String time(@Nullable Instant instant) {
         return instant == null ? null : instant.toString();
     }
 

@@ -4,6 +4,7 @@ import io.github.retrytopology.model.headers.Header;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How many bytes a header table takes in a frame: counted exactly, which encodes every string, or bounded without
@@ -40,16 +41,16 @@ final class HeaderSize {
     }
 
     /** A bound of the size that one entry adds to a header table, as {@link #sizeBound} counts it. */
-    static int entryBound(Header<?> header, Object value) {
+    static int entryBound(Header<?> header, @Nullable Object value) {
         return value == null ? 0 : entrySize(header.name(), value, false);
     }
 
-    static int entrySize(String key, Object value, boolean exact) {
+    static int entrySize(String key, @Nullable Object value, boolean exact) {
         return 1 + (exact ? key.getBytes(StandardCharsets.UTF_8).length : 3 * key.length()) + 1
                 + valueSize(value, exact);
     }
 
-    static int valueSize(Object value, boolean exact) {
+    static int valueSize(@Nullable Object value, boolean exact) {
         if (value instanceof Map<?, ?> map) {
             return tableSize(map, exact);
         }
