@@ -28,9 +28,4 @@ public record MessageProperties(@Nullable String messageId, @Nullable String con
         headers = Collections.unmodifiableMap(new HashMap<>(requireNonNull(headers, "headers")));
         other = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(other, "other")));
     }
-
-    /** A message with no properties but these headers. */
-    public static MessageProperties of(Map<String, Object> headers) {
-        return new MessageProperties(null, null, headers, Map.of());
-    }
 }
