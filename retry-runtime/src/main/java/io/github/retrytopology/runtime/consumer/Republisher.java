@@ -211,7 +211,8 @@ final class Republisher {
         Decision.Park park = context.settings.policy().unpublishable(why, RetryHeaders.DROPPED_HEADERS);
         log.error("{} cannot be sent to {}: {}", delivered, republish.queue, park.detail());
         publish(new Republish(delivery, park, republish.failure, context.settings.service().parkingLot(),
-                Republishing.outgoing(delivery.properties, HeaderWriter.parkedWithoutRoom(delivery.headers, delivery.arrival(), park, context.settings.now(), life.maxHeaderBytes)),
+                Republishing.outgoing(delivery.properties, HeaderWriter.parkedWithoutRoom(delivery.headers,
+                        delivery.arrival(), park, context.settings.now(), life.maxHeaderBytes)),
                 context.settings.ticker().nanos()));
     }
 

@@ -53,7 +53,8 @@ public final class HeaderWriter {
      *     expiration and message id the republish carries
      * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
      */
-    public static Map<String, Object> afterFailure(RetryHeaders read, Arrival arrival, int attempt, Throwable failure, Decision decision, Instant now, int maxBytes) {
+    public static Map<String, Object> afterFailure(RetryHeaders read, Arrival arrival, int attempt, Throwable failure,
+            Decision decision, Instant now, int maxBytes) {
         Map<String, Object> headers = trusted(read);
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);

@@ -19,9 +19,10 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A message in a parking lot, in no protocol's terms, its retry headers decoded. A message the broker parked itself (dead-lettered from
- * the service's queue past its delivery limit, or when its own expiration passed there) has no park headers of
- * ours; its reason, time and routing key come from {@code x-death}, and nothing more is claimed about it.
+ * A message in a parking lot, in no protocol's terms, its retry headers decoded. A message the broker parked itself
+ * (dead-lettered from the service's queue past its delivery limit, or when its own expiration passed there) has no
+ * park headers of ours; its reason, time and routing key come from {@code x-death}, and nothing more is claimed
+ * about it.
  *
  * <p>A lost confirm or acknowledgement can leave two copies of one message parked at the same attempt: twins.
  * {@link ParkingLot#list} shows them as one, with {@link #copies()}, and a replay sends one.
