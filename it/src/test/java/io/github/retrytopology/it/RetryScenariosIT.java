@@ -21,6 +21,7 @@ import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
 import io.github.retrytopology.runtime.parkinglot.ReplayFilter;
+import io.github.retrytopology.runtime.testing.Delivered;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +155,7 @@ class RetryScenariosIT {
         assertThat(parked.getProps().getTimestamp()).isEqualTo(timestamp);
         assertThat(parked.getProps().getContentType()).isEqualTo("text/plain");
         assertThat(parked.getProps().getHeaders().get("tenant")).hasToString("acme");
-        RetryHeaders headers = RetryHeaders.of(parked.getProps().getHeaders());
+        RetryHeaders headers = Delivered.headers(parked.getProps());
         assertThat(headers.attempts()).isEqualTo(RetryTopology.Orders.MAX_ATTEMPTS);
         assertThat(headers.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(headers.exception()).hasValue(IllegalStateException.class.getName());

@@ -111,7 +111,7 @@ class RetryStarterIT {
         await().atMost(Patience.WAIT).until(() -> parked().size() == 1);
         assertThat(orders.attempts.get("fail-always-1")).containsExactly(1, 2, 3);
         ParkedMessage message = parked().get(0);
-        assertThat(message.properties().getHeaders()).containsKey(Header.PARK_REASON.name());
+        assertThat(message.properties().headers()).containsKey(Header.PARK_REASON.name());
         // The indicator reads the depth again once its interval has passed.
         await().atMost(Patience.WAIT).untilAsserted(() -> {
             var report = indicator.health(true);

@@ -66,7 +66,7 @@ final class Tally implements ChaosWorker.Successes {
     Map<String, List<ParkedMessage>> parked(Connection connection) throws IOException {
         Map<String, List<ParkedMessage>> parked = new HashMap<>();
         for (ParkedMessage message : ParkingLot.of(connection, service.service).list(Integer.MAX_VALUE)) {
-            String id = Optional.ofNullable(message.properties().getMessageId()).orElse("?");
+            String id = Optional.ofNullable(message.properties().messageId()).orElse("?");
             parked.computeIfAbsent(id, ignored -> new ArrayList<>()).add(message);
         }
         return parked;

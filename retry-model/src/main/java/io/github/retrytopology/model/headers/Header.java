@@ -17,7 +17,8 @@ import java.util.Optional;
  * ISO-8601 instants.
  *
  * @param name the header's name in a message's header table
- * @param type the class of its value as written; a string may arrive as the client's {@code LongString} or bytes
+ * @param type the class of its value as written; a string may arrive as UTF-8 bytes (a protocol's adapter turns its
+ *     client's own string type, such as the AMQP 0.9.1 client's {@code LongString}, into a {@code String})
  * @param <T> the type of its value
  */
 public record Header<T>(String name, Class<T> type) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What adopt found in a virtual host and how the drafted spec replaces it, for the migration onto that spec: where
@@ -204,9 +205,10 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
 
         /**
          * The failures of a message with these headers, if this count can tell: {@code x-death} entries as the
-         * RabbitMQ Java client reads them (a list of tables), a header as a number or its text.
+         * RabbitMQ Java client reads them (a list of tables), a header as a number or its text; null headers
+         * are none.
          */
-        OptionalInt failures(Map<String, Object> headers);
+        OptionalInt failures(@Nullable Map<String, Object> headers);
 
         /**
          * Counted by the broker's {@code x-death} header: the sum of the {@code count} of its entries for one of
@@ -223,7 +225,7 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
             }
 
             @Override
-            public OptionalInt failures(Map<String, Object> headers) {
+            public OptionalInt failures(@Nullable Map<String, Object> headers) {
                 long sum = plus;
                 if (headers != null && headers.get(HISTORY) instanceof List<?> deaths) {
                     for (Object death : deaths) {
@@ -245,7 +247,7 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
             }
 
             @Override
-            public OptionalInt failures(Map<String, Object> headers) {
+            public OptionalInt failures(@Nullable Map<String, Object> headers) {
                 OptionalInt count = headers == null ? OptionalInt.empty() : number(headers.get(name));
                 return count.isPresent() ? count : OptionalInt.of(0);
             }
@@ -258,12 +260,12 @@ public record AdoptionRecord(int schema, String vhost, String source, Optional<S
             }
 
             @Override
-            public OptionalInt failures(Map<String, Object> headers) {
+            public OptionalInt failures(@Nullable Map<String, Object> headers) {
                 return OptionalInt.empty();
             }
         }
 
-        private static OptionalInt number(Object value) {
+        private static OptionalInt number(@Nullable Object value) {
             if (value instanceof Number number) {
                 return OptionalInt.of((int) Math.min(number.longValue(), Integer.MAX_VALUE));
             }

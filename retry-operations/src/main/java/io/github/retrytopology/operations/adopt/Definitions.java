@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one virtual host holds, as RabbitMQ's definitions describe it: its queues, exchanges, bindings, policies,
@@ -487,7 +488,7 @@ public final class Definitions {
             return new Parameter(required("component"), required("name"), node.path("value"));
         }
 
-        String text(String field) {
+        @Nullable String text(String field) {
             JsonNode value = node.path(field);
             return value.isTextual() ? value.asText() : null;
         }

@@ -22,6 +22,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The objects of a virtual host, indexed as messages travel through them: the bindings out of each exchange and
@@ -180,7 +181,7 @@ final class Layout {
      *
      * @param queueType the queue's type, or null for an exchange
      */
-    private Optional<Policy> applied(String name, String queueType, boolean operator) {
+    private Optional<Policy> applied(String name, @Nullable String queueType, boolean operator) {
         Policy best = null;
         for (Map.Entry<Policy, Pattern> entry : patterns.entrySet()) {
             Policy policy = entry.getKey();
@@ -193,7 +194,7 @@ final class Layout {
         return Optional.ofNullable(best);
     }
 
-    private static boolean appliesTo(Policy policy, String queueType) {
+    private static boolean appliesTo(Policy policy, @Nullable String queueType) {
         if (queueType == null) {
             return policy.applyTo().equals("exchanges") || policy.applyTo().equals("all");
         }

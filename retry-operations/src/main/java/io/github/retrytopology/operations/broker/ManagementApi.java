@@ -37,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of RabbitMQ's HTTP management API that plan, apply and adopt use: the definitions and statistics they
@@ -368,7 +369,7 @@ public final class ManagementApi {
 
     /** A request to one node. */
     @FunctionalInterface
-    private interface Request<T> {
+    private interface Request<T extends @Nullable Object> {
         T to(Node node);
     }
 
@@ -412,7 +413,7 @@ public final class ManagementApi {
         }
     }
 
-    private <T> T call(Request<T> request) throws IOException {
+    private <T extends @Nullable Object> T call(Request<T> request) throws IOException {
         int first = answering.get();
         ConnectException unanswered = null;
         for (int attempt = 0; attempt < bases.size(); attempt++) {

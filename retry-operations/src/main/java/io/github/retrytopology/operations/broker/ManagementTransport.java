@@ -32,6 +32,7 @@ import javax.net.ssl.SSLServerSocketFactory;
 import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hop's HTTP layer for one node, on the JDK's HTTP client, keeping what Hop's own layer drops: the broker's reason
@@ -77,7 +78,7 @@ final class ManagementTransport implements HttpLayer {
     }
 
     @Override
-    public <T> T post(URI uri, Object requestBody, Class<T> responseClass) {
+    public <T> @Nullable T post(URI uri, Object requestBody, @Nullable Class<T> responseClass) {
         byte[] answer = send("POST", uri, body(requestBody), false);
         return responseClass == null ? null : parse(uri, answer, JSON.constructType(responseClass));
     }
@@ -115,7 +116,7 @@ final class ManagementTransport implements HttpLayer {
         }
     }
 
-    private static byte[] body(Object value) {
+    private static byte @Nullable [] body(@Nullable Object value) {
         try {
             return value == null ? null : JSON.writeValueAsBytes(value);
         } catch (IOException e) {
@@ -124,7 +125,7 @@ final class ManagementTransport implements HttpLayer {
     }
 
     /** Sends one request; a {@link ConnectException} means it was not sent, so that another node may take it. */
-    private byte[] send(String method, URI uri, byte[] json, boolean absentIsDone) {
+    private byte[] send(String method, URI uri, byte @Nullable [] json, boolean absentIsDone) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
                 .timeout(TIMEOUT)
                 .header("Authorization", authorization)

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queue's statistics, as {@code GET /api/queues/VHOST} lists them, in the columns asked for. Hop's
@@ -20,10 +21,11 @@ import java.util.function.Function;
  * @param deadLettered the messages a quorum queue has dead-lettered and not yet forwarded
  * @param messageStats its rates, in Hop's type
  */
-public record QueueStatistics(String name, String state, List<String> members, List<String> online, Long messages,
-        @JsonProperty("messages_ready") Long ready, @JsonProperty("messages_unacknowledged") Long unacknowledged,
-        Long consumers, @JsonProperty("messages_dlx") Long deadLettered,
-        @JsonProperty("message_stats") MessageStats messageStats) {
+public record QueueStatistics(String name, @Nullable String state, List<String> members, List<String> online,
+        @Nullable Long messages, @JsonProperty("messages_ready") @Nullable Long ready,
+        @JsonProperty("messages_unacknowledged") @Nullable Long unacknowledged, @Nullable Long consumers,
+        @JsonProperty("messages_dlx") @Nullable Long deadLettered,
+        @JsonProperty("message_stats") @Nullable MessageStats messageStats) {
 
     public QueueStatistics {
         members = members == null ? List.of() : List.copyOf(members);
@@ -75,7 +77,7 @@ public record QueueStatistics(String name, String state, List<String> members, L
         return Optional.ofNullable(messageStats).map(details).map(RateDetails::getRate).orElse(0.0);
     }
 
-    private static OptionalLong count(Long value) {
+    private static OptionalLong count(@Nullable Long value) {
         return value == null ? OptionalLong.empty() : OptionalLong.of(value);
     }
 }

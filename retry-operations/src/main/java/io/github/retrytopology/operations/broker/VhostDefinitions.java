@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One virtual host's definitions, as {@code GET /api/definitions/VHOST} exports them, in Hop's types: Hop exports
@@ -20,8 +21,8 @@ import java.util.stream.Stream;
  * @param rabbitmqVersion the same, as RabbitMQ 3.10 and later also name it; may be null
  * @param parameters the runtime parameters: operator policies, shovels, federation upstreams, limits
  */
-public record VhostDefinitions(@JsonProperty("rabbit_version") String rabbitVersion,
-        @JsonProperty("rabbitmq_version") String rabbitmqVersion, List<QueueInfo> queues, List<ExchangeInfo> exchanges,
+public record VhostDefinitions(@JsonProperty("rabbit_version") @Nullable String rabbitVersion,
+        @JsonProperty("rabbitmq_version") @Nullable String rabbitmqVersion, List<QueueInfo> queues, List<ExchangeInfo> exchanges,
         List<BindingInfo> bindings, List<PolicyInfo> policies, List<RuntimeParameter<Object>> parameters) {
 
     private static final String OPERATOR_POLICY = "operator_policy";
@@ -34,7 +35,7 @@ public record VhostDefinitions(@JsonProperty("rabbit_version") String rabbitVers
         parameters = copy(parameters);
     }
 
-    private static <T> List<T> copy(List<T> items) {
+    private static <T> List<T> copy(@Nullable List<T> items) {
         return items == null ? List.of() : items.stream().filter(Objects::nonNull).toList();
     }
 

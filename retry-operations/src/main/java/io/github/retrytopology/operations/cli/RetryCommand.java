@@ -226,8 +226,8 @@ public final class RetryCommand implements Callable<Integer> {
                     message.copies());
         }
         out.printf("    routing key: %s   message id: %s   attempts: %d   replays: %d%n",
-                message.routingKey().orElse("?"), message.properties().getMessageId() == null ? "-"
-                        : message.properties().getMessageId(), message.attempts(), message.headers().replays());
+                message.routingKey().orElse("?"), message.properties().messageId() == null ? "-"
+                        : message.properties().messageId(), message.attempts(), message.headers().replays());
         message.exception().ifPresent(exception -> out.printf("    exception: %s: %s%n", exception,
                 message.exceptionMessage().orElse("")));
         for (String failure : message.failures()) {
@@ -238,7 +238,8 @@ public final class RetryCommand implements Callable<Integer> {
 
     private static String preview(ParkedMessage message) {
         byte[] body = message.body();
-        String type = message.properties().getContentType() == null ? "" : ", " + message.properties().getContentType();
+        String contentType = message.properties().contentType();
+        String type = contentType == null ? "" : ", " + contentType;
         try {
             String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
             String shown = text.length() > BODY_PREVIEW ? text.substring(0, BODY_PREVIEW) + "…" : text;

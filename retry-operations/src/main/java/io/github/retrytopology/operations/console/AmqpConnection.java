@@ -3,6 +3,7 @@ package io.github.retrytopology.operations.console;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The console's connection to the spec's virtual host, opened when first needed and again after the broker closed
@@ -12,7 +13,7 @@ final class AmqpConnection implements AutoCloseable {
 
     private final BrokerAccess access;
     private final String vhost;
-    private Connection connection;
+    private @Nullable Connection connection;
 
     AmqpConnection(BrokerAccess access, String vhost) {
         this.access = access;

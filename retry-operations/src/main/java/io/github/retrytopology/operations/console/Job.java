@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.console;
 
 import java.time.Instant;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One action of the console, a replay or a purge, as its page follows it. Its job thread writes it; the pages read
@@ -24,19 +25,19 @@ final class Job {
     private final Kind kind;
     private final String service;
     private final String operator;
-    private final Long expected;
-    private final Double rate;
+    private final @Nullable Long expected;
+    private final @Nullable Double rate;
     private final Instant startedAt;
     private int scanned;
     private int matched;
     private int replayed;
     private int twinsDropped;
-    private Long purged;
-    private Instant finishedAt;
-    private String error;
+    private @Nullable Long purged;
+    private @Nullable Instant finishedAt;
+    private @Nullable String error;
 
-    Job(String id, String requestId, String fingerprint, Kind kind, String service, String operator, Long expected,
-            Double rate, Instant startedAt) {
+    Job(String id, String requestId, String fingerprint, Kind kind, String service, String operator, @Nullable Long expected,
+            @Nullable Double rate, Instant startedAt) {
         this.id = id;
         this.requestId = requestId;
         this.fingerprint = fingerprint;
@@ -82,7 +83,7 @@ final class Job {
         this.purged = purged;
     }
 
-    synchronized void finish(Instant at, String error) {
+    synchronized void finish(Instant at, @Nullable String error) {
         this.finishedAt = at;
         this.error = error;
     }
@@ -104,8 +105,8 @@ final class Job {
      * @param purged how many messages a purge deleted; null until it has
      * @param rate the most messages a second a replay sends
      */
-    record View(String id, String kind, String service, String operator, String state, Long expected, int scanned,
-            int matched, int replayed, int twinsDropped, Long purged, Double rate, String startedAt, String finishedAt,
-            String error) {
+    record View(String id, String kind, String service, String operator, String state, @Nullable Long expected,
+            int scanned, int matched, int replayed, int twinsDropped, @Nullable Long purged, @Nullable Double rate,
+            String startedAt, @Nullable String finishedAt, @Nullable String error) {
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The console's actions, each a {@link Job} on a thread of its own, and the rule that keeps them apart: one job
@@ -63,7 +64,7 @@ final class Jobs implements AutoCloseable {
      * @throws ConsoleException 409 if the id came with another request, or a job of this parking lot runs
      */
     synchronized Submitted submit(String requestId, String fingerprint, Job.Kind kind, String service, String operator,
-            Long expected, Double rate, Work work) {
+            @Nullable Long expected, @Nullable Double rate, Work work) {
         Job seen = byRequest.get(requestId);
         if (seen != null) {
             if (!seen.fingerprint().equals(fingerprint)) {

@@ -2,9 +2,8 @@ package io.github.retrytopology.operations.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.decision.ParkReason;
+import io.github.retrytopology.runtime.headers.MessageProperties;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import java.io.IOException;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** A parked message as the console's pages show it: its summary in a list, and the whole of it on its own page. */
 final class MessageView {
@@ -41,13 +41,14 @@ final class MessageView {
     }
 
     /** One message in the list of its group. */
-    record Summary(String id, String parkedAt, String routingKey, int attempts, int replays, int copies,
-            String exception, String exceptionMessage) {
+    record Summary(String id, @Nullable String parkedAt, @Nullable String routingKey, int attempts, int replays,
+            int copies, @Nullable String exception, @Nullable String exceptionMessage) {
     }
 
     /** The whole of one message. */
-    record Detail(String id, String parkedAt, String reason, String detail, String routingKey, int attempts,
-            int replays, int copies, String replayedBy, String replayedAt, String exception, String exceptionMessage,
+    record Detail(String id, @Nullable String parkedAt, @Nullable String reason, String detail,
+            @Nullable String routingKey, int attempts, int replays, int copies, @Nullable String replayedBy,
+            @Nullable String replayedAt, @Nullable String exception, @Nullable String exceptionMessage,
             List<String> failures, Map<String, String> properties, Map<String, String> headers,
             Map<String, Note> headerNotes, Body body) {
     }
@@ -78,57 +79,42 @@ final class MessageView {
                 message.routingKey().orElse(null), message.attempts(), message.headers().replays(), message.copies(),
                 message.replayedBy().orElse(null), time(message.replayedAt().orElse(null)),
                 message.exception().orElse(null), message.exceptionMessage().orElse(null), message.failures(),
-                properties(message.properties()), headers(message.properties().getHeaders()),
-                headerNotes(message.properties().getHeaders()), body(message));
+                properties(message.properties()), headers(message.properties().headers()),
+                headerNotes(message.properties().headers()), body(message));
     }
 
-    private static String time(Instant instant) {
+    private static @Nullable String time(@Nullable Instant instant) {
         return instant == null ? null : instant.toString();
     }
 
-    private static Map<String, String> properties(AMQP.BasicProperties properties) {
+    /** The message's properties that are set: its content type and message id first, then the protocol's others. */
+    private static Map<String, String> properties(MessageProperties properties) {
         Map<String, String> shown = new LinkedHashMap<>();
-        put(shown, "contentType", properties.getContentType());
-        put(shown, "contentEncoding", properties.getContentEncoding());
-        put(shown, "messageId", properties.getMessageId());
-        put(shown, "correlationId", properties.getCorrelationId());
-        put(shown, "type", properties.getType());
-        put(shown, "appId", properties.getAppId());
-        put(shown, "userId", properties.getUserId());
-        put(shown, "replyTo", properties.getReplyTo());
-        put(shown, "expiration", properties.getExpiration());
-        put(shown, "timestamp", properties.getTimestamp());
-        put(shown, "deliveryMode", properties.getDeliveryMode());
-        put(shown, "priority", properties.getPriority());
-        return shown;
-    }
-
-    private static void put(Map<String, String> shown, String name, Object value) {
-        if (value != null) {
-            shown.put(name, display(value));
+        if (properties.contentType() != null) {
+            shown.put("contentType", properties.contentType());
         }
+        if (properties.messageId() != null) {
+            shown.put("messageId", properties.messageId());
+        }
+        shown.putAll(properties.other());
+        return shown;
     }
 
     private static Map<String, String> headers(Map<String, Object> headers) {
         Map<String, String> shown = new TreeMap<>();
-        if (headers != null) {
-            headers.forEach((name, value) -> shown.put(name, display(value)));
-        }
+        headers.forEach((name, value) -> shown.put(name, display(value)));
         return shown;
     }
 
     private static Map<String, Note> headerNotes(Map<String, Object> headers) {
-        return headers != null && headers.containsKey(RetryHeaders.X_DELIVERY_COUNT)
+        return headers.containsKey(RetryHeaders.X_DELIVERY_COUNT)
                 ? Map.of(RetryHeaders.X_DELIVERY_COUNT, CONSOLES_OWN_READS) : Map.of();
     }
 
-    /** A header's value as text: AMQP's long strings as text, tables and arrays in brackets, times as instants. */
-    static String display(Object value) {
+    /** A header's value as text: bytes in hexadecimal, tables and arrays in brackets, times as instants. */
+    static String display(@Nullable Object value) {
         if (value == null) {
             return "null";
-        }
-        if (value instanceof LongString text) {
-            return text.toString();
         }
         if (value instanceof byte[] bytes) {
             return HexFormat.of().formatHex(bytes);

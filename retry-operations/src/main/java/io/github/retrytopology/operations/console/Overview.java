@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The console's first page: every service of the spec with its queues, delays and parking lot, how many messages
@@ -67,7 +68,7 @@ final class Overview {
     }
 
     /** Whether the management API answered, and if not, what it said. */
-    record Management(boolean available, String error) {
+    record Management(boolean available, @Nullable String error) {
     }
 
     /**
@@ -78,17 +79,18 @@ final class Overview {
     }
 
     record ServiceView(String name, String queue, String parkingLot, int maxAttempts, List<String> routingKeys,
-            String delays, String policy, Depth queueDepth, Long parked, List<TierView> tiers, Rates rates) {
+            String delays, String policy, Depth queueDepth, @Nullable Long parked, List<TierView> tiers,
+            @Nullable Rates rates) {
     }
 
-    record Depth(Long ready, Long unacked, Long consumers) {
+    record Depth(@Nullable Long ready, @Nullable Long unacked, @Nullable Long consumers) {
     }
 
-    record TierView(String queue, String delay, Long messages) {
+    record TierView(String queue, String delay, @Nullable Long messages) {
     }
 
     /** Messages a second, as the management API counts them. */
-    record Rates(Double published, Double delivered, Double acknowledged) {
+    record Rates(@Nullable Double published, @Nullable Double delivered, @Nullable Double acknowledged) {
     }
 
     Page read() {
@@ -119,7 +121,8 @@ final class Overview {
         }
     }
 
-    private ServiceView view(Service service, Map<String, QueueStatistics> queues, Map<String, long[]> amqpDepths) {
+    private ServiceView view(Service service, @Nullable Map<String, QueueStatistics> queues,
+            Map<String, long[]> amqpDepths) {
         List<TierView> tiers = new ArrayList<>();
         for (Tier tier : service.tiers()) {
             tiers.add(new TierView(tier.queue(), Durations.format(tier.delay()),
@@ -144,7 +147,8 @@ final class Overview {
                 messages(service.parkingLot(), queues, amqpDepths), tiers, rates);
     }
 
-    private static Long messages(String queue, Map<String, QueueStatistics> queues, Map<String, long[]> amqpDepths) {
+    private static @Nullable Long messages(String queue, @Nullable Map<String, QueueStatistics> queues,
+            Map<String, long[]> amqpDepths) {
         if (queues != null) {
             QueueStatistics read = queues.get(queue);
             return read == null ? null : read.messages();

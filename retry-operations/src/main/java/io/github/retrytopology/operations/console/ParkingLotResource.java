@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,8 +81,8 @@ final class ParkingLotResource {
             List<GroupView> groups) {
     }
 
-    record GroupView(String key, String exception, String message, String reason, long count, String first,
-            String last) {
+    record GroupView(String key, @Nullable String exception, @Nullable String message, @Nullable String reason,
+            long count, @Nullable String first, @Nullable String last) {
 
         static GroupView of(FailureGroup group) {
             return new GroupView(group.key(), group.failure().exception().orElse(null),
@@ -193,7 +194,7 @@ final class ParkingLotResource {
     }
 
     /** A group's count as the page read it, or null if the request gives none. */
-    private static Long expected(JsonNode node) {
+    private static @Nullable Long expected(JsonNode node) {
         if (node.isMissingNode() || node.isNull()) {
             return null;
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The console's route table: a method and a path pattern, such as {@code GET /api/services/{service}/groups}, to
@@ -78,7 +79,7 @@ final class Routes {
     }
 
     /** The pattern's parameters in the path, or null if the path is not the pattern's. */
-    private static Map<String, String> parameters(List<String> pattern, List<String> path) {
+    private static @Nullable Map<String, String> parameters(List<String> pattern, List<String> path) {
         if (pattern.size() != path.size()) {
             return null;
         }

@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tokens that actions carry against cross-site requests: one per operator, an HMAC of their name under a key
@@ -37,7 +38,7 @@ final class SessionTokens {
     }
 
     /** Whether a token sent with a request is this operator's, compared in constant time. */
-    boolean matches(String sent, String operator) {
+    boolean matches(@Nullable String sent, String operator) {
         return sent != null && MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8),
                 token(operator).getBytes(StandardCharsets.UTF_8));
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.rabbitmq.client.AMQP;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the moved messages go: one queue, or one of several chosen for each message, such as the wait queue whose
@@ -19,9 +20,9 @@ public interface Destinations {
      * The queue this message goes to; one of {@link #queues()}.
      *
      * @param properties its properties as the source delivered it
-     * @param headers the headers its copy carries
+     * @param headers the headers its copy carries; null for none
      */
-    String choose(AMQP.BasicProperties properties, Map<String, Object> headers);
+    String choose(AMQP.BasicProperties properties, @Nullable Map<String, Object> headers);
 
     /** Every message to one queue. */
     static Destinations of(String queue) {
@@ -33,7 +34,7 @@ public interface Destinations {
             }
 
             @Override
-            public String choose(AMQP.BasicProperties properties, Map<String, Object> headers) {
+            public String choose(AMQP.BasicProperties properties, @Nullable Map<String, Object> headers) {
                 return queue;
             }
         };

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The headers a moved message carries, from the message as the source delivered it: a migration writes the attempts
@@ -22,7 +23,7 @@ public interface HeaderRewrite {
      * @param envelope how it was delivered to the mover, from the source: its routing key is the one it was
      *     published or dead-lettered with
      */
-    Map<String, Object> headers(AMQP.BasicProperties properties, Envelope envelope);
+    @Nullable Map<String, Object> headers(AMQP.BasicProperties properties, Envelope envelope);
 
     /**
      * The headers as delivered, less the broker's counts of the source's deliveries ({@code x-delivery-count},

@@ -16,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One move, from its channels' opening to their closing: all its state belongs to the thread that runs it, which the
@@ -58,9 +59,9 @@ final class Move implements AutoCloseable {
     private final BlockingQueue<Event> inbox = new LinkedBlockingQueue<>();
     private final Unsettled unsettled = new Unsettled();
 
-    private Channel consuming;
-    private Channel publishing;
-    private String consumerTag;
+    private @Nullable Channel consuming;
+    private @Nullable Channel publishing;
+    private @Nullable String consumerTag;
     /** Whether the broker may still deliver to the consumer. */
     private boolean subscribed;
     /** Whether the consumer's cancel-ok is still to come, with the deliveries before it. */
@@ -72,9 +73,9 @@ final class Move implements AutoCloseable {
     private long lastPublishedTag;
     /** Whether a copy came back: the broker's confirms of the copies then say nothing of where they are. */
     private boolean returned;
-    private Ending ending;
-    private String failure;
-    private Throwable failureCause;
+    private @Nullable Ending ending;
+    private @Nullable String failure;
+    private @Nullable Throwable failureCause;
     private long failedAt;
     private long lastConfirm;
     private long lastDelivery;

@@ -3,4 +3,7 @@
  * io.github.retrytopology.operations.move.MessageMover}, which runs on the caller's thread; the client's threads only
  * hand it what arrives.
  */
+@NullMarked
 package io.github.retrytopology.operations.move;
+
+import org.jspecify.annotations.NullMarked;

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The headers a message carries out of an old queue into the spec's topology: the runtime's own, which it trusts on
@@ -80,7 +81,7 @@ final class AdoptedHeaders implements HeaderRewrite {
     }
 
     /** What {@code x-death} says of the message, as a clause: each queue, why, and how often. */
-    private static String deaths(Map<String, Object> headers) {
+    private static String deaths(@Nullable Map<String, Object> headers) {
         List<?> deaths = headers == null ? List.of() : Header.X_DEATH.in(headers).orElse(List.of());
         if (deaths.isEmpty()) {
             return "";

@@ -44,6 +44,7 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Moves a virtual host off the retry topology it ran, onto the spec {@code adopt} drafted for it, as the adoption
@@ -326,10 +327,10 @@ public final class AdoptionMigration {
         }
 
         @Override
-        public String choose(AMQP.BasicProperties properties, Map<String, Object> headers) {
+        public String choose(AMQP.BasicProperties properties, @Nullable Map<String, Object> headers) {
             Optional<Duration> wait = delay(properties);
             if (wait.isEmpty()) {
-                int tier = Header.ATTEMPTS.in(headers).map(Number::intValue).orElse(1);
+                int tier = headers == null ? 1 : Header.ATTEMPTS.in(headers).map(Number::intValue).orElse(1);
                 return tiers.get(Math.max(1, Math.min(tier, tiers.size())) - 1).queue();
             }
             return tiers.stream().filter(tier -> tier.delay().compareTo(wait.get()) >= 0).findFirst()

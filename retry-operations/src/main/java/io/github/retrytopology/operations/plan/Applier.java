@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Does what a plan says, in an order that never leaves a message without its settings or its way out: policies
@@ -63,7 +64,7 @@ final class Applier {
     private final Map<String, Policy> specPolicyOf;
     private final Set<String> deleted = new HashSet<>();
     private final Set<String> migrated = new HashSet<>();
-    private Connection connection;
+    private @Nullable Connection connection;
 
     Applier(RetrySpec spec, BrokerState broker, Plan plan, ManagementApi api, BrokerAccess access, ApplyOptions options,
             Consumer<String> progress, ApplyReport.Builder report) {

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one virtual host of a broker holds, read in two requests: its definitions (queues, exchanges, bindings,
@@ -341,7 +342,7 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
      * @param routingKey the routing key, which names the queue on the default exchange; null for the message's own
      * @param strategy {@code at-most-once} or {@code at-least-once}
      */
-    record DeadLetterTarget(String exchange, String routingKey, String strategy) {
+    record DeadLetterTarget(String exchange, @Nullable String routingKey, String strategy) {
 
         String describe() {
             return exchange.isEmpty() ? "queue '" + routingKey + "'" : "exchange '" + exchange + "'";

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /** Compares and converts the settings of the spec and of the broker, which write the same number differently. */
 final class Values {
@@ -26,7 +27,7 @@ final class Values {
     private Values() {
     }
 
-    static boolean same(JsonNode a, JsonNode b) {
+    static boolean same(@Nullable JsonNode a, @Nullable JsonNode b) {
         if (a == null || a.isMissingNode()) {
             return b == null || b.isMissingNode();
         }
@@ -37,7 +38,7 @@ final class Values {
      * Whether the broker's value is the spec's: numbers by value, strings, booleans, and other values as JSON;
      * a missing or null value is the same as none.
      */
-    static boolean same(JsonNode onBroker, Object inSpec) {
+    static boolean same(@Nullable JsonNode onBroker, @Nullable Object inSpec) {
         if (onBroker == null || onBroker.isMissingNode() || onBroker.isNull()) {
             return inSpec == null;
         }
@@ -74,7 +75,7 @@ final class Values {
      * A JSON value as plain Java (strings, numbers, booleans, lists and maps), a whole number as an
      * {@code Integer} when it fits, as the broker's JSON reads; a missing value is null.
      */
-    static Object plain(JsonNode value) {
+    static @Nullable Object plain(@Nullable JsonNode value) {
         if (value == null || value.isMissingNode()) {
             return null;
         }
@@ -86,12 +87,12 @@ final class Values {
     }
 
     /** A value of the model, such as a {@code Long} TTL, as {@link #plain(JsonNode)} gives it. */
-    static Object plain(Object value) {
+    static @Nullable Object plain(Object value) {
         return value instanceof JsonNode node ? plain(node) : plain(JSON.valueToTree(value));
     }
 
     /** A JSON value as a person reads it: strings quoted, a missing value as "none". */
-    static String show(Object value) {
+    static String show(@Nullable Object value) {
         if (value == null) {
             return "none";
         }

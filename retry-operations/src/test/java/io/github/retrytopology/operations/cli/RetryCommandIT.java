@@ -12,8 +12,8 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.ManagementApi;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.testing.Delivered;
 import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -151,7 +151,7 @@ class RetryCommandIT {
         assertParked(parkingLot, 1);
         try (Channel channel = broker.connect("count").createChannel()) {
             var replayed = channel.basicGet(orders.queue(), true);
-            assertThat(RetryHeaders.of(replayed.getProps().getHeaders()).replayedBy()).hasValue("alice (retry replay)");
+            assertThat(Delivered.headers(replayed.getProps()).replayedBy()).hasValue("alice (retry replay)");
         }
     }
 

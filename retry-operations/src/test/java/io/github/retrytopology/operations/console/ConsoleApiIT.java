@@ -13,6 +13,7 @@ import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.BrokerAccess;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkingLot;
+import io.github.retrytopology.runtime.testing.Delivered;
 import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -231,7 +232,7 @@ class ConsoleApiIT {
         List<GetResponse> replayed = drain(orders.queue());
         assertThat(replayed).hasSize(5);
         assertThat(replayed).allSatisfy(message -> {
-            RetryHeaders headers = RetryHeaders.of(message.getProps().getHeaders());
+            RetryHeaders headers = Delivered.headers(message.getProps());
             assertThat(headers.replayedBy()).hasValue("tester (retry console)");
             assertThat(headers.attempts()).isZero();
         });
@@ -382,8 +383,8 @@ class ConsoleApiIT {
 
         assertThat(replayed.path("operator").asText()).isEqualTo("alice");
         assertThat(replayed.path("replayed").asInt()).isEqualTo(2);
-        assertThat(drain(orders.queue())).allSatisfy(message -> assertThat(RetryHeaders.of(message.getProps()
-                .getHeaders()).replayedBy()).hasValue("alice (retry console)"));
+        assertThat(drain(orders.queue())).allSatisfy(message -> assertThat(
+                Delivered.headers(message.getProps()).replayedBy()).hasValue("alice (retry console)"));
         assertThat(reused.statusCode()).isEqualTo(409);
         assertThat(purged.path("operator").asText()).isEqualTo("bob");
         assertThat(purged.path("purged").asLong()).isEqualTo(1);

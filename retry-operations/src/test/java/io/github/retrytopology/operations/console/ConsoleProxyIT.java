@@ -11,7 +11,7 @@ import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.operations.broker.BrokerAccess;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.testing.Delivered;
 import io.github.retrytopology.runtime.testing.Parked;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -111,8 +111,8 @@ class ConsoleProxyIT {
         assertThat(done.path("operator").asText()).isEqualTo("alice");
         assertThat(done.path("replayed").asInt()).isEqualTo(2);
         List<GetResponse> replayed = drain(orders.queue());
-        assertThat(replayed).hasSize(2).allSatisfy(message -> assertThat(RetryHeaders.of(message.getProps()
-                .getHeaders()).replayedBy()).hasValue("alice (retry console)"));
+        assertThat(replayed).hasSize(2).allSatisfy(message -> assertThat(
+                Delivered.headers(message.getProps()).replayedBy()).hasValue("alice (retry console)"));
     }
 
     @Test

@@ -2,8 +2,7 @@ package io.github.retrytopology.operations.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.impl.LongStringHelper;
+import io.github.retrytopology.runtime.headers.MessageProperties;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.parkinglot.ParkedMessage;
 import java.nio.charset.StandardCharsets;
@@ -57,8 +56,8 @@ class MessageViewTest {
 
     @Test
     void showsHeaderValuesAsText() {
-        assertThat(MessageView.display(LongStringHelper.asLongString("orders"))).isEqualTo("orders");
-        assertThat(MessageView.display(List.of(Map.of("queue", LongStringHelper.asLongString("orders")), 3L)))
+        assertThat(MessageView.display("orders")).isEqualTo("orders");
+        assertThat(MessageView.display(List.of(Map.of("queue", "orders"), 3L)))
                 .isEqualTo("[{queue: orders}, 3]");
         assertThat(MessageView.display(new Date(0))).isEqualTo("1970-01-01T00:00:00Z");
         assertThat(MessageView.display(new byte[] {1, 2})).isEqualTo("0102");
@@ -66,8 +65,8 @@ class MessageViewTest {
 
     @Test
     void notesBesideTheDeliveryCountThatTheConsolesOwnReadsCountToo() {
-        AMQP.BasicProperties counted = new AMQP.BasicProperties.Builder().messageId("m")
-                .headers(Map.of(RetryHeaders.X_DELIVERY_COUNT, 2L, RetryHeaders.ATTEMPTS, 4)).build();
+        MessageProperties counted = new MessageProperties("m", null,
+                Map.of(RetryHeaders.X_DELIVERY_COUNT, 2L, RetryHeaders.ATTEMPTS, 4), Map.of());
 
         MessageView.Detail detail = MessageView.detail(new ParkedMessage(counted, new byte[0], 1));
 
@@ -87,6 +86,6 @@ class MessageViewTest {
     }
 
     private static ParkedMessage message(byte[] body) {
-        return new ParkedMessage(new AMQP.BasicProperties.Builder().messageId("m").build(), body, 1);
+        return new ParkedMessage(new MessageProperties("m", null, Map.of(), Map.of()), body, 1);
     }
 }

@@ -3,15 +3,15 @@ package io.github.retrytopology.runtime.amqp091;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.headers.Header;
-import io.github.retrytopology.runtime.headers.Arrival;
-import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.internal.Arrival;
+import io.github.retrytopology.runtime.internal.HeaderWriter;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The retry headers in AMQP 0.9.1's terms, through RabbitMQ's Java client: a delivery's {@link Arrival} from its
  * envelope and properties, and the properties of its retry, park or replay. The headers themselves are written in
- * no protocol's terms ({@link RetryHeaders}); this is what the 0.9.1 consumer and parking lot add.
+ * no protocol's terms ({@link HeaderWriter}); this is what the 0.9.1 consumer and parking lot add.
  */
 public final class Republishing {
 
@@ -38,7 +38,7 @@ public final class Republishing {
      * publish sequence number: {@code headers} is taken over, not copied.
      */
     public static Outgoing outgoing(AMQP.BasicProperties properties, Map<String, Object> headers) {
-        RetryHeaders.carry(properties.getExpiration(), properties.getMessageId(), headers);
+        HeaderWriter.carry(properties.getExpiration(), properties.getMessageId(), headers);
         return new Outgoing(properties, headers);
     }
 
@@ -59,7 +59,7 @@ public final class Republishing {
 
         /** Whether the headers fit in {@code maxBytes} as each send carries them, its publish id included. */
         public synchronized boolean fits(int maxBytes) {
-            return RetryHeaders.fits(headers, maxBytes);
+            return HeaderWriter.fits(headers, maxBytes);
         }
 
         /** The properties of one send, stamped with its publish sequence number on its channel. */

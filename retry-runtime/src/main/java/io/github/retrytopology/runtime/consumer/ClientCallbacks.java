@@ -10,6 +10,7 @@ import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 
 /**
@@ -88,7 +89,7 @@ final class ClientCallbacks implements Consumer, ConfirmListener, ReturnListener
             AMQP.BasicProperties properties, byte[] body) {
         ChannelLife current = subscription().life();
         if (current.channel == channel && !current.isEnded()) {
-            RetryHeaders.of(properties.getHeaders()).publishId().ifPresent(sequence ->
+            RetryHeaders.of(Received.headers(properties.getHeaders())).publishId().ifPresent(sequence ->
                     current.republisher.returned(sequence, replyCode + " " + replyText));
         }
     }

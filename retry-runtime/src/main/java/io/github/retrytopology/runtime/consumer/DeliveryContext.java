@@ -98,7 +98,10 @@ public final class DeliveryContext {
         return Optional.ofNullable(originalExpiration);
     }
 
-    /** The message's properties, with an unmodifiable copy of its headers as they arrived. */
+    /**
+     * The message's properties, with an unmodifiable copy of its headers as they arrived, text as {@code String}s
+     * (the Java client's {@code LongString}s turned into them, or into bytes where they are not UTF-8).
+     */
     public synchronized AMQP.BasicProperties properties() {
         if (properties == null) {
             properties = delivered.builder().headers(headers).build();

@@ -5,9 +5,11 @@ import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Result;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.amqp091.Republishing;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.internal.HeaderWriter;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +35,7 @@ final class DeliveryProcessor {
 
     /** Takes in a delivery as it arrived: its headers read once, for good, and its handler found. */
     Delivery arrived(ChannelLife life, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-        RetryHeaders headers = RetryHeaders.arrival(properties.getHeaders(), envelope.getExchange(),
+        RetryHeaders headers = RetryHeaders.arrival(Received.headers(properties.getHeaders()), envelope.getExchange(),
                 settings.tierQueues());
         String routingKey = headers.originalRoutingKey().orElse(envelope.getRoutingKey());
         Routes.Dispatch dispatch = settings.routes().dispatch(routingKey);
@@ -123,8 +125,8 @@ final class DeliveryProcessor {
         String queue = decision instanceof Decision.Retry retry ? settings.tier(retry.tier()).queue()
                 : settings.service().parkingLot();
         Map<String, Object> headers = failure == null
-                ? delivery.headers.parked(delivery.arrival(), (Decision.Park) decision, settings.now())
-                : delivery.headers.afterFailure(delivery.arrival(), delivery.context.attempt(),
+                ? HeaderWriter.parked(delivery.headers, delivery.arrival(), (Decision.Park) decision, settings.now())
+                : HeaderWriter.afterFailure(delivery.headers, delivery.arrival(), delivery.context.attempt(),
                         failure, decision, settings.now(), delivery.life.maxHeaderBytes);
         delivery.life.republisher.send(new Republish(delivery, decision, failure, queue,
                 Republishing.outgoing(delivery.properties, headers), settings.ticker().nanos()));

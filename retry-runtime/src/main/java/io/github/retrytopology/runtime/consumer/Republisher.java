@@ -6,6 +6,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.amqp091.Republishing;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.internal.HeaderWriter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,7 +211,8 @@ final class Republisher {
         Decision.Park park = context.settings.policy().unpublishable(why, RetryHeaders.DROPPED_HEADERS);
         log.error("{} cannot be sent to {}: {}", delivered, republish.queue, park.detail());
         publish(new Republish(delivery, park, republish.failure, context.settings.service().parkingLot(),
-                Republishing.outgoing(delivery.properties, delivery.headers.parkedWithoutRoom(delivery.arrival(), park, context.settings.now(), life.maxHeaderBytes)),
+                Republishing.outgoing(delivery.properties, HeaderWriter.parkedWithoutRoom(delivery.headers,
+                        delivery.arrival(), park, context.settings.now(), life.maxHeaderBytes)),
                 context.settings.ticker().nanos()));
     }
 

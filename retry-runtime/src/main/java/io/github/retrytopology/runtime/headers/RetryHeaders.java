@@ -1,7 +1,5 @@
 package io.github.retrytopology.runtime.headers;
 
-import com.rabbitmq.client.LongString;
-import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.headers.DeathField;
 import io.github.retrytopology.model.headers.DeathReason;
@@ -29,9 +27,14 @@ import org.jspecify.annotations.Nullable;
  * or that a replay or a migration sent: a publisher that copies the headers of a message it consumed into a new
  * one would otherwise make its new message look like a late attempt of another routing key. See {@link #arrival}.
  *
- * <p>How they change on each failure, park and replay is the runtime's ({@link #afterFailure}, {@link #parked},
- * {@link #forReplay}, {@link #carry}), which the runtime's own writer and sizing work out. Exception messages and
- * the failure history are bounded, so that the headers of a message that failed many times still fit in one frame.
+ * <p>Values are read as plain Java values: text as a {@code String} (or UTF-8 bytes), numbers as {@code Number}s,
+ * arrays as {@code List}s and tables as {@code Map}s, as a protocol's adapter hands them over. A client's own string
+ * type, such as the AMQP 0.9.1 Java client's {@code LongString}, reads as absent: the consumer and the parking lot
+ * turn it into a {@code String} before a message's headers reach this class.
+ *
+ * <p>How the headers change on each failure, park and replay is the runtime's own, and not part of its API.
+ * Exception messages and the failure history are bounded, so that the headers of a message that failed many times
+ * still fit in one frame.
  */
 public final class RetryHeaders {
 
@@ -66,7 +69,8 @@ public final class RetryHeaders {
     public static final int MAX_MESSAGE_LENGTH = 1000;
     /** The most failure lines kept; older ones are dropped. */
     public static final int MAX_HISTORY = 10;
-    static final int MAX_HISTORY_LINE = 300;
+    /** The longest failure line kept, in characters. */
+    private static final int MAX_HISTORY_LINE = 300;
 
     /** Every header this project writes, by name, which it trusts only on messages that it sent itself. */
     private static final Set<String> OURS = Header.OURS.stream().map(Header::name)
@@ -320,76 +324,6 @@ public final class RetryHeaders {
         }
     }
 
-    /**
-     * Returns the headers of a message to republish after its attempt {@code attempt} failed with
-     * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
-     * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
-     * what {@link #carry} adds, the publisher's expiration and an identity, and the publish id of each send.
-     *
-     * @param arrival how the failed delivery arrived: its exchange and routing key on a first failure, and the
-     *     expiration and message id the republish carries
-     * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
-     */
-    public Map<String, Object> afterFailure(Arrival arrival, int attempt, Throwable failure, Decision decision,
-            Instant now, int maxBytes) {
-        return HeaderWriter.afterFailure(this, arrival, attempt, failure, decision, now, maxBytes);
-    }
-
-    /**
-     * Returns the headers of a message parked without a failure to record, such as one no handler takes: the
-     * original headers with the park reason.
-     */
-    public Map<String, Object> parked(Arrival arrival, Decision.Park park, Instant now) {
-        return HeaderWriter.parked(this, arrival, park, now);
-    }
-
-    /**
-     * Returns the headers of a message parked because no republish of it fits the connection's frame: its
-     * publisher's headers, the largest dropped first until the park's fit in {@code maxBytes} as sent, and named in
-     * {@link Header#DROPPED_HEADERS}. The body and the other properties are kept whole.
-     */
-    public Map<String, Object> parkedWithoutRoom(Arrival arrival, Decision.Park park, Instant now, int maxBytes) {
-        return HeaderWriter.parkedWithoutRoom(this, arrival, park, now, maxBytes);
-    }
-
-    /**
-     * Returns the headers of a parked message replayed to its service: the attempt count and every failure
-     * header reset, the broker's dead-letter history dropped, the original exchange and routing key kept (taken
-     * from {@code x-death} for a message the broker parked itself), and the replay counted, with its time and
-     * who replayed it (else no one, and an older replay's name goes).
-     */
-    public Map<String, Object> forReplay(Instant now, Optional<String> replayedBy) {
-        return HeaderWriter.forReplay(this, now, replayedBy);
-    }
-
-    /**
-     * Adds to {@code headers} what a republish carries in headers for its message's properties: the publisher's
-     * {@code expiration}, which a republish does not keep as a property, and a {@link Header#MESSAGE_ID} that stays
-     * with a message that has no message id from then on.
-     */
-    public static void carry(@Nullable String expiration, @Nullable String messageId, Map<String, Object> headers) {
-        HeaderWriter.carry(expiration, messageId, headers);
-    }
-
-    /**
-     * Whether headers fit in {@code maxBytes} as each send carries them, its publish id included: counted exactly,
-     * which encodes every string, only where the bound that needs no encoding says they may not.
-     */
-    public static boolean fits(Map<String, Object> headers, int maxBytes) {
-        return HeaderSize.sizeBound(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes
-                || HeaderSize.size(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes;
-    }
-
-    /** The headers as trusted: those as delivered, less stale copies of this project's; unmodifiable or the caller's. */
-    Map<String, Object> trusted() {
-        return headers;
-    }
-
-    /** Whether this project writes a header of this name. */
-    static boolean isOurs(String name) {
-        return OURS.contains(name);
-    }
-
     private Optional<String> string(Header<String> header) {
         return text(headers.get(header.name()));
     }
@@ -408,17 +342,13 @@ public final class RetryHeaders {
         if (value instanceof String text) {
             return Optional.of(text);
         }
-        if (value instanceof LongString text) {
-            // Its toString() looks the charset up by name, every time.
-            return Optional.of(new String(text.getBytes(), StandardCharsets.UTF_8));
-        }
         if (value instanceof byte[] bytes) {
             return Optional.of(new String(bytes, StandardCharsets.UTF_8));
         }
         return Optional.empty();
     }
 
-    static String truncate(String text, int length) {
+    private static String truncate(String text, int length) {
         return text.length() <= length ? text : text.substring(0, length - 1) + "…";
     }
 }

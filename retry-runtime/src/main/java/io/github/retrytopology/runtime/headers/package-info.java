@@ -1,4 +1,7 @@
-/** The retry headers a message carries: read on arrival and written on a retry or a park, on the handler's thread. */
+/**
+ * What a message carries besides its body, in no protocol's terms ({@code MessageProperties}), and the retry headers
+ * read from it ({@code RetryHeaders}): read on arrival, on the handler's thread, or from the parking lot.
+ */
 @NullMarked
 package io.github.retrytopology.runtime.headers;
 

@@ -2,11 +2,10 @@ package io.github.retrytopology.runtime.parkinglot;
 
 import static java.util.Objects.requireNonNull;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.headers.DeathReason;
 import io.github.retrytopology.model.headers.Header;
+import io.github.retrytopology.runtime.headers.MessageProperties;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,20 +16,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A message in a parking lot, its retry headers decoded. A message the broker parked itself (dead-lettered from
- * the service's queue past its delivery limit, or when its own expiration passed there) has no park headers of
- * ours; its reason, time and routing key come from {@code x-death}, and nothing more is claimed about it.
+ * A message in a parking lot, in no protocol's terms, its retry headers decoded. A message the broker parked itself
+ * (dead-lettered from the service's queue past its delivery limit, or when its own expiration passed there) has no
+ * park headers of ours; its reason, time and routing key come from {@code x-death}, and nothing more is claimed
+ * about it.
  *
  * <p>A lost confirm or acknowledgement can leave two copies of one message parked at the same attempt: twins.
  * {@link ParkingLot#list} shows them as one, with {@link #copies()}, and a replay sends one.
  *
- * @param properties the message's properties, headers included
+ * @param properties the message's properties, headers included, as the protocol's adapter read them
  * @param body the message's body
  * @param copies how many copies of it, twins, are parked
  */
-public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int copies) {
+public record ParkedMessage(MessageProperties properties, byte[] body, int copies) {
 
     /** What {@code x-death} calls the reasons the broker parks a message for, and what this project calls them. */
     private static final Map<DeathReason, ParkReason> BROKER_REASONS = Map.of(DeathReason.DELIVERY_LIMIT,
@@ -45,17 +46,13 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
         }
     }
 
-    static ParkedMessage of(GetResponse response) {
-        return new ParkedMessage(response.getProps(), response.getBody(), 1);
-    }
-
     ParkedMessage withCopies(int copies) {
         return new ParkedMessage(properties, body, copies);
     }
 
     /** Equal when the properties, the body's bytes and the copies are. */
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         return other instanceof ParkedMessage that && copies == that.copies && properties.equals(that.properties)
                 && Arrays.equals(body, that.body);
     }
@@ -72,7 +69,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
 
     /** The message's retry headers. */
     public RetryHeaders headers() {
-        return RetryHeaders.of(properties.getHeaders());
+        return RetryHeaders.of(properties.headers());
     }
 
     /**
@@ -81,7 +78,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
      * and body. Twins share it.
      */
     public String id() {
-        return Optional.ofNullable(properties.getMessageId()).or(() -> headers().messageId()).orElseGet(() -> {
+        return Optional.ofNullable(properties.messageId()).or(() -> headers().messageId()).orElseGet(() -> {
             MessageDigest digest = Sha256.digest();
             digest.update(routingKey().orElse("").getBytes(StandardCharsets.UTF_8));
             digest.update((byte) 0);
@@ -104,7 +101,7 @@ public record ParkedMessage(AMQP.BasicProperties properties, byte[] body, int co
      * project gave it at its first failure) and its failed attempts. Copies with the same identity are twins.
      */
     public Optional<String> twinKey() {
-        return Optional.ofNullable(properties.getMessageId()).or(() -> headers().messageId())
+        return Optional.ofNullable(properties.messageId()).or(() -> headers().messageId())
                 .map(id -> id + "#" + attempts());
     }
 

@@ -2,15 +2,12 @@ package io.github.retrytopology.runtime.parkinglot;
 
 import static java.util.Objects.requireNonNull;
 
-import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.AlreadyClosedException;
-import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.GetResponse;
 import io.github.retrytopology.model.Service;
-import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.RetryRuntimeException;
-import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.amqp091.ParkingLotQueue;
+import io.github.retrytopology.runtime.internal.HeaderWriter;
+import io.github.retrytopology.runtime.internal.ParkedQueue;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,9 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parking lot of one service: list what waits there, replay it to the service, or purge it.
@@ -42,34 +38,39 @@ import java.util.function.LongSupplier;
  *
  * <p>Twins, two copies of one message parked at the same attempt (a lost confirm or acknowledgement made the
  * second; see {@link ParkedMessage#twinKey()}), are listed once, and a replay sends one copy and drops the others.
+ *
+ * <p>What to read, replay and drop is decided here, in no protocol's terms; reading, taking and sending are the
+ * protocol's. {@link #of(Connection, Service)} opens one over AMQP 0.9.1, through RabbitMQ's Java client.
  */
 public final class ParkingLot {
 
-    private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration RETURN_WAIT = Duration.ofSeconds(2);
 
-    private final Connection connection;
+    private final ParkedQueue lot;
     private final Service service;
     private final Clock clock;
     /** The monotonic clock of the waits, in nanoseconds. */
     private final LongSupplier ticker;
 
-    private ParkingLot(Connection connection, Service service, Clock clock, LongSupplier ticker) {
-        this.connection = connection;
+    private ParkingLot(ParkedQueue lot, Service service, Clock clock, LongSupplier ticker) {
+        this.lot = lot;
         this.service = service;
         this.clock = clock;
         this.ticker = ticker;
     }
 
-    /** The parking lot of a service, on a connection to the service's virtual host. */
+    /** The parking lot of a service over AMQP 0.9.1, on a connection to the service's virtual host. */
     public static ParkingLot of(Connection connection, Service service) {
         return of(connection, service, Clock.systemUTC());
     }
 
     /** The same, with the clock that measures how long messages have been parked. */
     public static ParkingLot of(Connection connection, Service service, Clock clock) {
-        return new ParkingLot(requireNonNull(connection, "connection"), requireNonNull(service, "service"),
-                requireNonNull(clock, "clock"), System::nanoTime);
+        requireNonNull(connection, "connection");
+        requireNonNull(service, "service");
+        LongSupplier ticker = System::nanoTime;
+        return new ParkingLot(new ParkingLotQueue(connection, service.parkingLot(), ticker), service,
+                requireNonNull(clock, "clock"), ticker);
     }
 
     /** The parking lot's queue. */
@@ -79,12 +80,7 @@ public final class ParkingLot {
 
     /** How many messages are parked, not counting those being read right now. */
     public long count() throws IOException {
-        Channel channel = connection.createChannel();
-        try {
-            return channel.messageCount(queue());
-        } finally {
-            close(channel);
-        }
+        return lot.count();
     }
 
     /**
@@ -93,27 +89,23 @@ public final class ParkingLot {
      * than the {@code limit}th message: a twin parked after that is not counted.
      */
     public List<ParkedMessage> list(int limit) throws IOException {
-        Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
-        Channel channel = connection.createChannel();
-        long read = 0;
-        try {
-            long parked = channel.messageCount(queue());
-            while (read < parked && messages.size() < limit) {
-                GetResponse response = channel.basicGet(queue(), false);
-                if (response == null) {
-                    break;
-                }
-                read++;
-                ParkedMessage message = ParkedMessage.of(response);
-                Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
-                ParkedMessage twin = messages.get(key);
-                messages.put(key, twin == null ? message : twin.withCopies(twin.copies() + 1));
-            }
-        } finally {
-            close(channel);
+        if (limit <= 0) {
+            return List.of();
         }
+        Map<Object, ParkedMessage> messages = new LinkedHashMap<>();
+        long read = lot.readInOrder(one -> {
+            ParkedMessage message = parked(one);
+            Object key = message.twinKey().<Object>map(twinKey -> twinKey).orElseGet(Object::new);
+            ParkedMessage twin = messages.get(key);
+            messages.put(key, twin == null ? message : twin.withCopies(twin.copies() + 1));
+            return messages.size() < limit;
+        });
         awaitReturned(read);
         return List.copyOf(messages.values());
+    }
+
+    private static ParkedMessage parked(ParkedQueue.Message message) {
+        return new ParkedMessage(message.properties(), message.body(), 1);
     }
 
     /**
@@ -139,7 +131,8 @@ public final class ParkingLot {
         Map<Failure, Tally> tallies = new ConcurrentHashMap<>();
         Chosen chosen = new Chosen(limit);
         long parked = count();
-        long scanned = ParkingLotReading.read(connection, queue(), max, ticker, message -> {
+        long scanned = lot.scan(max, one -> {
+            ParkedMessage message = parked(one);
             tallies.computeIfAbsent(Failure.of(message), key -> new Tally()).add(message.parkedAt());
             if (limit > 0 && filter.matches(message, now)) {
                 chosen.offer(message);
@@ -164,8 +157,10 @@ public final class ParkingLot {
     public List<ParkedMessage> list(ReplayFilter filter, int limit, long max) throws IOException {
         Instant now = clock.instant();
         Chosen chosen = new Chosen(limit);
-        long read = ParkingLotReading.read(connection, queue(), max, ticker,
-                message -> !filter.matches(message, now) || chosen.offer(message));
+        long read = lot.scan(max, message -> {
+            ParkedMessage one = parked(message);
+            return !filter.matches(one, now) || chosen.offer(one);
+        });
         awaitReturned(read);
         return chosen.oldestFirst();
     }
@@ -199,8 +194,8 @@ public final class ParkingLot {
     /** A failure's parked messages so far: how many, and the earliest and latest park times. */
     private static final class Tally {
         private long count;
-        private Instant first;
-        private Instant last;
+        private @Nullable Instant first;
+        private @Nullable Instant last;
 
         synchronized void add(Optional<Instant> at) {
             count++;
@@ -253,8 +248,6 @@ public final class ParkingLot {
         Optional<Pace> pace = options.rate().isPresent() ? Optional.of(Pace.of(options.rate().getAsDouble(), ticker))
                 : Optional.empty();
         Instant now = clock.instant();
-        Channel channel = connection.createChannel();
-        AtomicReference<String> returned = new AtomicReference<>();
         Map<String, Integer> previewed = new LinkedHashMap<>();
         List<ParkedMessage> preview = new ArrayList<>();
         Set<String> sent = new HashSet<>();
@@ -262,64 +255,55 @@ public final class ParkingLot {
         int matched = 0;
         int replayed = 0;
         int twins = 0;
-        ParkingLotCursor cursor;
-        try {
-            channel.addReturnListener(message -> returned.set(message.getReplyCode() + " " + message.getReplyText()));
-            channel.confirmSelect();
-            cursor = ParkingLotCursor.open(connection, queue(), channel.messageCount(queue()), ticker,
-                    message -> filter.matches(message, now), ParkingLotCursor.BUDGET);
-            // What it does not acknowledge goes back to the parking lot when the cursor closes.
-            try (cursor) {
-                // It reads no further than the limit's last message: a twin parked after it stays parked.
-                while (matched < limit) {
-                    options.progress().update(scanned, matched, replayed);
-                    ParkingLotCursor.Delivery delivery = cursor.next();
-                    if (delivery == null) {
-                        break;
-                    }
-                    scanned++;
-                    ParkedMessage message = delivery.message();
-                    Optional<String> twinKey = message.twinKey();
-                    if (twinKey.isPresent() && (sent.contains(twinKey.get()) || previewed.containsKey(twinKey.get()))) {
-                        twins++;
-                        if (dryRun) {
-                            int index = previewed.get(twinKey.get());
-                            preview.set(index, preview.get(index).withCopies(preview.get(index).copies() + 1));
-                        } else {
-                            delivery.acknowledge(); // its twin is back in the service's queue already
-                        }
-                        continue;
-                    }
-                    if (!delivery.wanted()) {
-                        continue; // the filter does not take it: it has no body, and goes back with the cursor
-                    }
-                    matched++;
-                    if (dryRun) {
-                        twinKey.ifPresent(key -> previewed.put(key, preview.size()));
-                        preview.add(message);
-                        continue;
-                    }
-                    if (pace.isPresent()) {
-                        await(pace.get());
-                    }
-                    AMQP.BasicProperties properties = Republishing.republish(message.properties(),
-                            message.headers().forReplay(clock.instant(), options.replayedBy()));
-                    channel.basicPublish(Topology.DEFAULT_EXCHANGE, service.queue(), true, properties, message.body());
-                    awaitConfirm(channel);
-                    if (returned.get() != null) {
-                        throw new RetryRuntimeException("the broker returned a replayed message (" + returned.get()
-                                + "); does queue " + service.queue() + " exist? It stays parked");
-                    }
-                    delivery.acknowledge();
-                    twinKey.ifPresent(sent::add);
-                    replayed++;
-                    options.progress().update(scanned, matched, replayed);
+        // What it does not acknowledge goes back to the parking lot when the replay closes.
+        ParkedQueue.Replay replay = lot.replay(message -> filter.matches(parked(message), now));
+        try (replay) {
+            // It reads no further than the limit's last message: a twin parked after it stays parked.
+            while (matched < limit) {
+                options.progress().update(scanned, matched, replayed);
+                ParkedQueue.Delivery delivery = replay.next();
+                if (delivery == null) {
+                    break;
                 }
+                scanned++;
+                ParkedMessage message = parked(delivery.message());
+                Optional<String> twinKey = message.twinKey();
+                if (twinKey.isPresent() && (sent.contains(twinKey.get()) || previewed.containsKey(twinKey.get()))) {
+                    twins++;
+                    if (dryRun) {
+                        int index = previewed.get(twinKey.get());
+                        preview.set(index, preview.get(index).withCopies(preview.get(index).copies() + 1));
+                    } else {
+                        delivery.acknowledge(); // its twin is back in the service's queue already
+                    }
+                    continue;
+                }
+                if (!delivery.wanted()) {
+                    continue; // the filter does not take it: it has no body, and goes back with the replay
+                }
+                matched++;
+                if (dryRun) {
+                    twinKey.ifPresent(key -> previewed.put(key, preview.size()));
+                    preview.add(message);
+                    continue;
+                }
+                if (pace.isPresent()) {
+                    await(pace.get());
+                }
+                Map<String, Object> headers = HeaderWriter.forReplay(message.headers(), clock.instant(),
+                        options.replayedBy());
+                Optional<String> returned = replay.send(delivery, headers, service.queue());
+                if (returned.isPresent()) {
+                    throw new RetryRuntimeException("the broker returned a replayed message (" + returned.get()
+                            + "); does queue " + service.queue() + " exist? It stays parked");
+                }
+                delivery.acknowledge();
+                twinKey.ifPresent(sent::add);
+                replayed++;
+                options.progress().update(scanned, matched, replayed);
             }
-        } finally {
-            close(channel);
         }
-        awaitReturned(cursor.returned());
+        awaitReturned(replay.returned());
         options.progress().update(scanned, matched, replayed);
         return new ReplayReport(scanned, matched, replayed, twins, dryRun, preview);
     }
@@ -335,35 +319,6 @@ public final class ParkingLot {
 
     /** Deletes every parked message for good; returns how many there were. */
     public long purge() throws IOException {
-        Channel channel = connection.createChannel();
-        try {
-            return channel.queuePurge(queue()).getMessageCount();
-        } finally {
-            close(channel);
-        }
-    }
-
-    private static void awaitConfirm(Channel channel) throws IOException {
-        try {
-            channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for the broker to confirm a replayed message", e);
-        } catch (TimeoutException e) {
-            throw new IOException("the broker did not confirm a replayed message within " + CONFIRM_TIMEOUT, e);
-        }
-    }
-
-    /** Closes a channel, which requeues what it holds unacknowledged; one the broker closed already is fine. */
-    static void close(Channel channel) throws IOException {
-        try {
-            if (channel.isOpen()) {
-                channel.close();
-            }
-        } catch (TimeoutException e) {
-            throw new IOException("the channel did not close in time", e);
-        } catch (AlreadyClosedException e) {
-            // closed by the broker already: its messages are requeued
-        }
+        return lot.purge();
     }
 }

@@ -9,7 +9,7 @@ final class Headers {
     private Headers() {
     }
 
-    /** A header as text, or null: the client reads AMQP strings as {@code LongString}s. */
+    /** A header as text, or null: the consumer hands its headers over with text as strings. */
     static @Nullable String text(@Nullable Map<String, Object> headers, String key) {
         Object value = headers == null ? null : headers.get(key);
         return value == null ? null : value.toString();

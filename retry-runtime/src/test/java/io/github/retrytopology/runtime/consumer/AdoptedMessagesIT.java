@@ -13,6 +13,7 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -88,7 +89,7 @@ class AdoptedMessagesIT {
         assertThat(attempts).isEmpty();
         try (Channel channel = connection.createChannel()) {
             GetResponse parked = channel.basicGet(orders.parkingLot(), true);
-            RetryHeaders headers = RetryHeaders.of(parked.getProps().getHeaders());
+            RetryHeaders headers = RetryHeaders.of(Received.headers(parked.getProps().getHeaders()));
             assertThat(headers.attempts()).isEqualTo(3);
             assertThat(headers.adoptedFrom()).hasValue("orders.wait");
             assertThat(headers.originalRoutingKey()).hasValue("order.created");

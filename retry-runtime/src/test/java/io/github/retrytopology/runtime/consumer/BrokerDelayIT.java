@@ -17,6 +17,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.TestVhost;
@@ -113,7 +114,7 @@ class BrokerDelayIT {
 
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("hello");
-        RetryHeaders headers = RetryHeaders.of(parked.getProps().getHeaders());
+        RetryHeaders headers = RetryHeaders.of(Received.headers(parked.getProps().getHeaders()));
         assertThat(headers.attempts()).isEqualTo(4);
         assertThat(headers.exceptionMessage()).hasValue("boom on attempt 4");
         assertThat(headers.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);

@@ -20,6 +20,7 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
@@ -111,7 +112,7 @@ class ReliabilityIT {
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(parked).as("still parked after its expiration").isNotNull();
         assertThat(parked.getProps().getExpiration()).isNull();
-        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).originalExpiration()).hasValue("300");
+        assertThat(RetryHeaders.of(Received.headers(parked.getProps().getHeaders())).originalExpiration()).hasValue("300");
     }
 
     @Test
@@ -461,7 +462,7 @@ class ReliabilityIT {
         await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.parkingLot()) == 1);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
         assertThat(new String(parked.getBody(), StandardCharsets.UTF_8)).isEqualTo("unlucky");
-        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).deaths()).first()
+        assertThat(RetryHeaders.of(Received.headers(parked.getProps().getHeaders())).deaths()).first()
                 .extracting(RetryHeaders.Death::reason).isEqualTo("delivery_limit");
         assertThat(deliveries).hasSize(orders.retryPolicy().maxAttempts());
         for (int i = 1; i < deliveries.size(); i++) {
@@ -500,7 +501,7 @@ class ReliabilityIT {
 
         await().atMost(Patience.WAIT).until(() -> channel.messageCount(orders.parkingLot()) == 1);
         GetResponse parked = channel.basicGet(orders.parkingLot(), true);
-        assertThat(RetryHeaders.of(parked.getProps().getHeaders()).parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
+        assertThat(RetryHeaders.of(Received.headers(parked.getProps().getHeaders())).parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(handled).hasValue(1);
         assertThat(observed).containsExactly("handling attempt 2147483647", "finished: park");
     }
@@ -531,7 +532,7 @@ class ReliabilityIT {
         assertThat(parkedHeaders.get("tenant")).hasToString("acme");
         assertThat(parkedHeaders.get(RetryHeaders.DROPPED_HEADERS).toString())
                 .matches("\\[padding \\(\\d+ bytes\\)\\]");
-        assertThat(RetryHeaders.of(parkedHeaders).parkReason()).hasValue(ParkReason.UNPUBLISHABLE);
+        assertThat(RetryHeaders.of(Received.headers(parkedHeaders)).parkReason()).hasValue(ParkReason.UNPUBLISHABLE);
         assertThat(events.parks).singleElement().extracting(Decision.Park::reason).isEqualTo(ParkReason.UNPUBLISHABLE);
         assertThat(consumer.inFlight()).isZero();
     }
@@ -591,7 +592,7 @@ class ReliabilityIT {
         int left = 0;
         for (GetResponse response = channel.basicGet(orders.queue(), true); response != null;
                 response = channel.basicGet(orders.queue(), true)) {
-            byReturns.merge(RetryHeaders.of(response.getProps().getHeaders()).deliveryCount(), 1, Integer::sum);
+            byReturns.merge(RetryHeaders.of(Received.headers(response.getProps().getHeaders())).deliveryCount(), 1, Integer::sum);
             left++;
         }
         assertThat(byReturns.keySet()).as("messages by their returns counted by the broker: %s", byReturns)

@@ -17,6 +17,7 @@ import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.SeveringSocketFactory;
@@ -151,7 +152,7 @@ class RetryingConsumerIT {
         assertThat(kept.getAppId()).isEqualTo("shop");
         assertThat(kept.getDeliveryMode()).isEqualTo(2);
         assertThat(kept.getHeaders().get("tenant")).hasToString("acme");
-        RetryHeaders headers = RetryHeaders.of(kept.getHeaders());
+        RetryHeaders headers = RetryHeaders.of(Received.headers(kept.getHeaders()));
         assertThat(headers.attempts()).isEqualTo(4);
         assertThat(headers.exception()).hasValue(IllegalStateException.class.getName());
         assertThat(headers.exceptionMessage()).hasValue("boom on attempt 4");

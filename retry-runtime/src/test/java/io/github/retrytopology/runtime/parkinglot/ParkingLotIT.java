@@ -14,6 +14,9 @@ import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.RetryRuntimeException;
+import io.github.retrytopology.runtime.amqp091.ParkingLotCursor;
+import io.github.retrytopology.runtime.amqp091.ParkingLotReading;
+import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
@@ -260,10 +263,10 @@ class ParkingLotIT {
         List<String> seen = new ArrayList<>();
 
         ParkingLotCursor cursor = ParkingLotCursor.open(connection, orders.parkingLot(), 40, System::nanoTime,
-                message -> !message.id().equals("id-m3"), 4L * size);
+                message -> !"id-m3".equals(message.properties().messageId()), 4L * size);
         try (cursor) {
             for (var delivery = cursor.next(); delivery != null; delivery = cursor.next()) {
-                String id = delivery.message().id();
+                String id = delivery.message().properties().messageId();
                 assertThat(delivery.message().body()).as(id).hasSize(id.equals("id-m3") ? 0 : size);
                 assertThat(delivery.wanted()).isEqualTo(!id.equals("id-m3"));
                 seen.add(id);
@@ -328,7 +331,7 @@ class ParkingLotIT {
         assertThat(channel.messageCount(audit.queue())).as("no other service sees it again").isZero();
         var replayed = channel.basicGet(orders.queue(), true);
         assertThat(new String(replayed.getBody(), StandardCharsets.UTF_8)).isEqualTo("parked");
-        RetryHeaders headers = RetryHeaders.of(replayed.getProps().getHeaders());
+        RetryHeaders headers = RetryHeaders.of(Received.headers(replayed.getProps().getHeaders()));
         assertThat(headers.attempts()).isZero();
         assertThat(headers.replays()).isEqualTo(1);
         assertThat(headers.originalRoutingKey()).hasValue("order.created");
@@ -441,7 +444,7 @@ class ParkingLotIT {
         List<GetResponseHeaders> messages = new ArrayList<>();
         for (var response = channel.basicGet(queue, true); response != null; response = channel.basicGet(queue, true)) {
             messages.add(new GetResponseHeaders(new String(response.getBody(), StandardCharsets.UTF_8),
-                    RetryHeaders.of(response.getProps().getHeaders())));
+                    RetryHeaders.of(Received.headers(response.getProps().getHeaders()))));
         }
         return messages;
     }

@@ -3,16 +3,17 @@ package io.github.retrytopology.runtime.parkinglot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.load.Specs;
+import io.github.retrytopology.runtime.headers.MessageProperties;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +45,7 @@ class ParkingLotTest {
 
     @Test
     void parkedMessagesAreEqualByTheirBytesNotTheirArrays() {
-        AMQP.BasicProperties properties = new AMQP.BasicProperties.Builder().messageId("m-1").build();
+        MessageProperties properties = new MessageProperties("m-1", null, Map.of(), Map.of());
         ParkedMessage one = new ParkedMessage(properties, "body".getBytes(StandardCharsets.UTF_8), 1);
         ParkedMessage same = new ParkedMessage(properties, "body".getBytes(StandardCharsets.UTF_8), 1);
 

@@ -6,8 +6,9 @@ import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.decision.ParkReason;
 import io.github.retrytopology.runtime.amqp091.Republishing;
-import io.github.retrytopology.runtime.headers.Arrival;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
+import io.github.retrytopology.runtime.internal.Arrival;
+import io.github.retrytopology.runtime.internal.HeaderWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,7 +35,7 @@ public final class Parked {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
         AMQP.BasicProperties published = new AMQP.BasicProperties.Builder().messageId(messageId)
                 .contentType("application/json").build();
-        Map<String, Object> headers = RetryHeaders.of(null).afterFailure(
+        Map<String, Object> headers = HeaderWriter.afterFailure(RetryHeaders.of(null),
                 new Arrival("test.events", routingKey, null, messageId), 4, failure, park, parkedAt, 100_000);
         channel.basicPublish("", service.parkingLot(), true, Republishing.republish(published, headers), body);
     }

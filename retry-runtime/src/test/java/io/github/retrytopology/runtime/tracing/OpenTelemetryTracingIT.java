@@ -108,7 +108,7 @@ class OpenTelemetryTracingIT {
         assertThat(seen).allSatisfy(each -> assertThat(each).extracting(Seen::traceparent, Seen::tracestate)
                 .containsExactly(TRACEPARENT, TRACESTATE));
         ParkedMessage parked = parkingLot.list(10).get(0);
-        assertThat(parked.properties().getHeaders())
+        assertThat(parked.properties().headers())
                 .extractingByKeys("traceparent", "tracestate")
                 .map(String::valueOf).containsExactly(TRACEPARENT, TRACESTATE);
 

@@ -1,4 +1,4 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

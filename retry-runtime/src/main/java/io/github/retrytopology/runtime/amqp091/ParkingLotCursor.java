@@ -1,4 +1,4 @@
-package io.github.retrytopology.runtime.parkinglot;
+package io.github.retrytopology.runtime.amqp091;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.github.retrytopology.runtime.internal.ParkedQueue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parked messages of a queue one at a time, in the order the queue hands them out, each to be acknowledged,
@@ -34,10 +36,10 @@ import java.util.function.Predicate;
  *
  * <p>Not thread-safe: one thread takes the messages and acknowledges them.
  */
-final class ParkingLotCursor implements AutoCloseable {
+public final class ParkingLotCursor implements AutoCloseable {
 
     /** Bodies of wanted messages that may wait in memory, by default. */
-    static final long BUDGET = 64L << 20;
+    public static final long BUDGET = 64L << 20;
     /** How many messages the first channel holds, before the cursor knows how large the bodies are. */
     private static final int FIRST_PREFETCH = 16;
     private static final byte[] NO_BODY = new byte[0];
@@ -46,7 +48,7 @@ final class ParkingLotCursor implements AutoCloseable {
     private final String queue;
     private final long target;
     private final LongSupplier ticker;
-    private final Predicate<ParkedMessage> wanted;
+    private final Predicate<ParkedQueue.Message> wanted;
     private final long budget;
     private final int maxChannels;
     private final BlockingQueue<Delivery> arrived = new LinkedBlockingQueue<>();
@@ -58,13 +60,13 @@ final class ParkingLotCursor implements AutoCloseable {
     /** Messages that arrived, on every channel. */
     private final AtomicLong arrivals = new AtomicLong();
     private volatile boolean closed;
-    private volatile ShutdownSignalException lost;
+    private volatile @Nullable ShutdownSignalException lost;
     private long taken;
     private long returned;
     private long mostWaiting;
 
     private ParkingLotCursor(Connection connection, String queue, long target, LongSupplier ticker,
-            Predicate<ParkedMessage> wanted, long budget) {
+            Predicate<ParkedQueue.Message> wanted, long budget) {
         this.connection = connection;
         this.queue = queue;
         this.target = target;
@@ -79,8 +81,8 @@ final class ParkingLotCursor implements AutoCloseable {
      * the bodies of the messages {@code wanted} takes, up to {@code budget} bytes of them waiting at a time. The
      * predicate runs on the client's consumer threads, and must be thread-safe.
      */
-    static ParkingLotCursor open(Connection connection, String queue, long target, LongSupplier ticker,
-            Predicate<ParkedMessage> wanted, long budget) {
+    public static ParkingLotCursor open(Connection connection, String queue, long target, LongSupplier ticker,
+            Predicate<ParkedQueue.Message> wanted, long budget) {
         return new ParkingLotCursor(connection, queue, target, ticker, wanted, budget);
     }
 
@@ -91,7 +93,7 @@ final class ParkingLotCursor implements AutoCloseable {
      * @throws IOException if a channel of the cursor closed under it: its messages went back to the parking lot, and
      *     acknowledging one now would fail
      */
-    Delivery next() throws IOException {
+    public @Nullable Delivery next() throws IOException {
         if (taken >= target) {
             return null;
         }
@@ -137,6 +139,7 @@ final class ParkingLotCursor implements AutoCloseable {
     }
 
     private void checkOpen() throws IOException {
+        ShutdownSignalException lost = this.lost;
         if (lost != null) {
             throw new IOException("a channel reading parking lot " + queue + " closed: " + lost.getMessage(), lost);
         }
@@ -160,7 +163,7 @@ final class ParkingLotCursor implements AutoCloseable {
         IOException failure = null;
         for (Subscription subscription : subscriptions) {
             try {
-                ParkingLot.close(subscription.getChannel());
+                ParkingLotQueue.close(subscription.getChannel());
             } catch (IOException e) {
                 failure = failure == null ? e : failure;
             }
@@ -172,46 +175,54 @@ final class ParkingLotCursor implements AutoCloseable {
     }
 
     /** How many messages the cursor held unacknowledged when it closed, and so returned to the parking lot. */
-    long returned() {
+    public long returned() {
         return returned;
     }
 
     /** How many channels the cursor subscribed on. */
-    int channels() {
+    public int channels() {
         return subscriptions.size();
     }
 
     /** The most bytes of wanted bodies that waited in memory at once, as far as the cursor saw. */
-    long mostWaiting() {
+    public long mostWaiting() {
         return Math.max(mostWaiting, waiting.get());
     }
 
-    /** A parked message handed out by a cursor. */
-    final class Delivery {
+    /** A parked message handed out by a cursor, with its properties as the client delivered them, to send it again. */
+    public final class Delivery implements ParkedQueue.Delivery {
         private final Subscription subscription;
         private final long tag;
-        private final ParkedMessage message;
+        private final AMQP.BasicProperties properties;
+        private final ParkedQueue.Message message;
         private final boolean wanted;
 
-        private Delivery(Subscription subscription, long tag, ParkedMessage message, boolean wanted) {
+        private Delivery(Subscription subscription, long tag, AMQP.BasicProperties properties,
+                ParkedQueue.Message message, boolean wanted) {
             this.subscription = subscription;
             this.tag = tag;
+            this.properties = properties;
             this.message = message;
             this.wanted = wanted;
         }
 
-        /** The message; its body is empty unless the cursor's predicate wanted it. */
-        ParkedMessage message() {
+        @Override
+        public ParkedQueue.Message message() {
             return message;
         }
 
-        /** Whether the cursor's predicate wanted the message. */
-        boolean wanted() {
+        /** The message's properties as the client delivered them. */
+        AMQP.BasicProperties properties() {
+            return properties;
+        }
+
+        @Override
+        public boolean wanted() {
             return wanted;
         }
 
-        /** Takes the message from the parking lot. */
-        void acknowledge() throws IOException {
+        @Override
+        public void acknowledge() throws IOException {
             checkOpen();
             subscription.getChannel().basicAck(tag, false);
             subscription.acknowledged++;
@@ -240,14 +251,14 @@ final class ParkingLotCursor implements AutoCloseable {
             delivered++;
             arrivals.incrementAndGet();
             largest.accumulateAndGet(body.length, Math::max);
-            ParkedMessage message = new ParkedMessage(properties, body, 1);
+            ParkedQueue.Message message = new ParkedQueue.Message(Received.properties(properties), body);
             boolean keep = wanted.test(message);
             if (keep) {
                 waiting.addAndGet(body.length);
             } else {
-                message = new ParkedMessage(properties, NO_BODY, 1);
+                message = new ParkedQueue.Message(message.properties(), NO_BODY);
             }
-            arrived.add(new Delivery(this, envelope.getDeliveryTag(), message, keep));
+            arrived.add(new Delivery(this, envelope.getDeliveryTag(), properties, message, keep));
         }
 
         @Override

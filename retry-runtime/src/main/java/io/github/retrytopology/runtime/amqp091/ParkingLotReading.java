@@ -1,16 +1,18 @@
-package io.github.retrytopology.runtime.parkinglot;
+package io.github.retrytopology.runtime.amqp091;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import io.github.retrytopology.runtime.internal.ParkedQueue;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a parking lot without taking anything from it, fast: consumers on many channels, none of which
@@ -24,16 +26,16 @@ import java.util.function.Predicate;
  * <p>The visitor runs on the client's consumer threads, several at a time, and must be thread-safe. It returns
  * {@code false} to end the reading early.
  */
-final class ParkingLotReading {
+public final class ParkingLotReading {
 
     /** The most unacknowledged messages a quorum queue delivers to one consumer. */
-    static final int PER_CHANNEL = 2_000;
+    public static final int PER_CHANNEL = 2_000;
     /** The reading ends when this long passes without a delivery: messages left the parking lot while it ran. */
     static final Duration IDLE = Duration.ofMillis(500);
     /** Channels the connection keeps for others while a reading runs. */
     private static final int SPARE_CHANNELS = 16;
 
-    private final Predicate<ParkedMessage> visitor;
+    private final Predicate<ParkedQueue.Message> visitor;
     private final LongSupplier ticker;
     private final Object lock = new Object();
     /** Messages handed to the visitor and done with. */
@@ -42,9 +44,9 @@ final class ParkingLotReading {
     private int visiting;
     private long lastDelivery;
     private boolean stopped;
-    private RuntimeException failure;
+    private @Nullable RuntimeException failure;
 
-    private ParkingLotReading(Predicate<ParkedMessage> visitor, LongSupplier ticker) {
+    private ParkingLotReading(Predicate<ParkedQueue.Message> visitor, LongSupplier ticker) {
         this.visitor = visitor;
         this.ticker = ticker;
     }
@@ -55,7 +57,7 @@ final class ParkingLotReading {
      * when this returns.
      */
     static long read(Connection connection, String queue, long max, LongSupplier ticker,
-            Predicate<ParkedMessage> visitor) throws IOException {
+            Predicate<ParkedQueue.Message> visitor) throws IOException {
         return new ParkingLotReading(visitor, ticker).run(connection, queue, max);
     }
 
@@ -84,7 +86,7 @@ final class ParkingLotReading {
                 stopped = true;
             }
             for (Channel channel : channels) {
-                ParkingLot.close(channel);
+                ParkingLotQueue.close(channel);
             }
         }
     }
@@ -109,12 +111,12 @@ final class ParkingLotReading {
             @Override
             public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
                     byte[] body) {
-                deliver(new ParkedMessage(properties, body, 1));
+                deliver(new ParkedQueue.Message(Received.properties(properties), body));
             }
         });
     }
 
-    private void deliver(ParkedMessage message) {
+    private void deliver(ParkedQueue.Message message) {
         synchronized (lock) {
             if (stopped) {
                 return; // back to the parking lot with its channel

@@ -1,7 +1,8 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
 import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.headers.Header;
+import io.github.retrytopology.runtime.headers.RetryHeaders;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,13 +10,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the headers of a message change on each failure, park and replay: the headers read on its delivery, less what
- * the broker owns, with this project's written over them, bounded to fit one frame.
+ * How the headers of a message change on each failure, park and replay: the headers read on its delivery
+ * ({@link RetryHeaders}), less what the broker owns, with this project's written over them, bounded to fit one frame.
+ * In no protocol's terms: a consumer or a parking lot on any protocol writes its headers with these.
  */
-final class HeaderWriter {
+public final class HeaderWriter {
+
+    /** The longest failure line kept in the history, in characters. */
+    static final int MAX_HISTORY_LINE = 300;
+
+    /** Every header this project writes, by name. */
+    private static final Set<String> OURS = Header.OURS.stream().map(Header::name)
+            .collect(Collectors.toUnmodifiableSet());
 
     /** Headers that describe one failure and go when a message is replayed. */
     private static final List<Header<?>> ATTEMPT_HEADERS = List.of(Header.ATTEMPTS, Header.FIRST_FAILURE,
@@ -35,21 +46,22 @@ final class HeaderWriter {
      * Returns the headers of a message to republish after its attempt {@code attempt} failed with
      * {@code failure}: the original headers, less what the broker owns, with the attempt counted and the
      * failure recorded; parked, if the decision parks it. They fit in {@code maxBytes} as they are sent: with
-     * what {@link RetryHeaders#carry} adds, the publisher's expiration and an identity, and the publish id of
+     * what {@link #carry} adds, the publisher's expiration and an identity, and the publish id of
      * each send.
      *
      * @param arrival how the failed delivery arrived: its exchange and routing key on a first failure, and the
      *     expiration and message id the republish carries
      * @param maxBytes the most bytes the headers may take, to fit the connection's frame size
      */
-    static Map<String, Object> afterFailure(RetryHeaders read, Arrival arrival, int attempt, Throwable failure, Decision decision, Instant now, int maxBytes) {
-        Map<String, Object> headers = read.trusted();
+    public static Map<String, Object> afterFailure(RetryHeaders read, Arrival arrival, int attempt, Throwable failure,
+            Decision decision, Instant now, int maxBytes) {
+        Map<String, Object> headers = trusted(read);
         Map<String, Object> next = new HashMap<>(headers.size() * 2 + 16);
         next.putAll(headers);
         Header.COUNTS.forEach(header -> next.remove(header.name()));
         String at = Timestamps.format(now);
         String exception = failure.getClass().getName();
-        String message = RetryHeaders.truncate(failure.getMessage() == null ? "" : failure.getMessage(),
+        String message = truncate(failure.getMessage() == null ? "" : failure.getMessage(),
                 RetryHeaders.MAX_MESSAGE_LENGTH);
         Header.ATTEMPTS.put(next, attempt);
         // Where the broker delayed the earlier attempts, they left nothing on the message: this failure is then the
@@ -109,8 +121,8 @@ final class HeaderWriter {
      * Returns the headers of a message parked without a failure to record, such as one no handler takes: the
      * original headers with the park reason.
      */
-    static Map<String, Object> parked(RetryHeaders read, Arrival arrival, Decision.Park park, Instant now) {
-        Map<String, Object> next = new HashMap<>(read.trusted());
+    public static Map<String, Object> parked(RetryHeaders read, Arrival arrival, Decision.Park park, Instant now) {
+        Map<String, Object> next = new HashMap<>(trusted(read));
         Header.COUNTS.forEach(header -> next.remove(header.name()));
         next.putIfAbsent(Header.ORIGINAL_EXCHANGE.name(), arrival.exchange());
         next.putIfAbsent(Header.ORIGINAL_ROUTING_KEY.name(), arrival.routingKey());
@@ -123,7 +135,7 @@ final class HeaderWriter {
      * publisher's headers, the largest dropped first until the park's fit in {@code maxBytes} as sent, and named in
      * {@link Header#DROPPED_HEADERS}. The body and the other properties are kept whole.
      */
-    static Map<String, Object> parkedWithoutRoom(RetryHeaders read, Arrival arrival, Decision.Park park,
+    public static Map<String, Object> parkedWithoutRoom(RetryHeaders read, Arrival arrival, Decision.Park park,
             Instant now, int maxBytes) {
         Map<String, Object> next = parked(read, arrival, park, now);
         carry(arrival.expiration(), arrival.messageId(), next);
@@ -135,7 +147,7 @@ final class HeaderWriter {
             int largestSize = 0;
             for (Map.Entry<String, Object> entry : next.entrySet()) {
                 int entrySize = HeaderSize.entrySize(entry.getKey(), entry.getValue(), true);
-                if (!RetryHeaders.isOurs(entry.getKey()) && entrySize > largestSize) {
+                if (!isOurs(entry.getKey()) && entrySize > largestSize) {
                     largest = entry;
                     largestSize = entrySize;
                 }
@@ -145,7 +157,7 @@ final class HeaderWriter {
                 Header.EXCEPTION_MESSAGE.put(next, "");
                 break;
             }
-            dropped.add(RetryHeaders.truncate(largest.getKey(), RetryHeaders.MAX_HISTORY_LINE) + " (" + largestSize
+            dropped.add(truncate(largest.getKey(), MAX_HISTORY_LINE) + " (" + largestSize
                     + " bytes)");
             next.remove(largest.getKey());
         }
@@ -161,8 +173,8 @@ final class HeaderWriter {
      * from {@code x-death} for a message the broker parked itself), and the replay counted, with its time and
      * who replayed it (else no one, and an older replay's name goes).
      */
-    static Map<String, Object> forReplay(RetryHeaders read, Instant now, Optional<String> replayedBy) {
-        Map<String, Object> next = new HashMap<>(read.trusted());
+    public static Map<String, Object> forReplay(RetryHeaders read, Instant now, Optional<String> replayedBy) {
+        Map<String, Object> next = new HashMap<>(trusted(read));
         if (!next.containsKey(Header.ORIGINAL_ROUTING_KEY.name())) {
             List<RetryHeaders.Death> deaths = read.deaths();
             if (!deaths.isEmpty()) {
@@ -180,12 +192,12 @@ final class HeaderWriter {
         Header.REPLAYED_AT.put(next, now.toString());
         next.remove(Header.REPLAYED_BY.name());
         replayedBy.ifPresent(name -> Header.REPLAYED_BY.put(next,
-                RetryHeaders.truncate(name, RetryHeaders.MAX_HISTORY_LINE)));
+                truncate(name, MAX_HISTORY_LINE)));
         return next;
     }
 
     /** What a republish carries in headers for its properties: the publisher's expiration, and an identity. */
-    static void carry(@Nullable String expiration, @Nullable String messageId, Map<String, Object> headers) {
+    public static void carry(@Nullable String expiration, @Nullable String messageId, Map<String, Object> headers) {
         if (expiration != null) {
             Header.ORIGINAL_EXPIRATION.put(headers, expiration);
         }
@@ -196,7 +208,40 @@ final class HeaderWriter {
 
     private static void putPark(Map<String, Object> headers, Decision.Park park, String at) {
         Header.PARK_REASON.put(headers, park.reason().id());
-        Header.PARK_DETAIL.put(headers, RetryHeaders.truncate(park.detail(), RetryHeaders.MAX_MESSAGE_LENGTH));
+        Header.PARK_DETAIL.put(headers, truncate(park.detail(), RetryHeaders.MAX_MESSAGE_LENGTH));
         Header.PARKED_AT.put(headers, at);
+    }
+
+    /**
+     * The headers of a delivery as trusted: those it arrived with, less stale copies of this project's on a message
+     * that came from anywhere but the service's own retries, replays and migrations.
+     */
+    private static Map<String, Object> trusted(RetryHeaders read) {
+        Map<String, Object> delivered = read.delivered();
+        if (read.provenance() != RetryHeaders.Provenance.PUBLISHED
+                || delivered.keySet().stream().noneMatch(OURS::contains)) {
+            return delivered;
+        }
+        Map<String, Object> fresh = new HashMap<>(delivered);
+        fresh.keySet().removeAll(OURS);
+        return fresh;
+    }
+
+    /** Whether this project writes a header of this name. */
+    private static boolean isOurs(String name) {
+        return OURS.contains(name);
+    }
+
+    /**
+     * Whether headers fit in {@code maxBytes} as each send carries them, its publish id included: counted exactly,
+     * which encodes every string, only where the bound that needs no encoding says they may not.
+     */
+    public static boolean fits(Map<String, Object> headers, int maxBytes) {
+        return HeaderSize.sizeBound(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes
+                || HeaderSize.size(headers) + HeaderSize.PUBLISH_ID_BYTES <= maxBytes;
+    }
+
+    static String truncate(String text, int length) {
+        return text.length() <= length ? text : text.substring(0, length - 1) + "…";
     }
 }

@@ -1,14 +1,15 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
-import com.rabbitmq.client.LongString;
 import io.github.retrytopology.model.headers.Header;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How many bytes a header table takes in a frame: counted exactly, which encodes every string, or bounded without
- * encoding one, which is cheaper and enough where the bound fits.
+ * encoding one, which is cheaper and enough where the bound fits. Values are plain Java ones: the protocol's adapter
+ * turned its client's own types into them on arrival.
  */
 final class HeaderSize {
 
@@ -40,16 +41,16 @@ final class HeaderSize {
     }
 
     /** A bound of the size that one entry adds to a header table, as {@link #sizeBound} counts it. */
-    static int entryBound(Header<?> header, Object value) {
+    static int entryBound(Header<?> header, @Nullable Object value) {
         return value == null ? 0 : entrySize(header.name(), value, false);
     }
 
-    static int entrySize(String key, Object value, boolean exact) {
+    static int entrySize(String key, @Nullable Object value, boolean exact) {
         return 1 + (exact ? key.getBytes(StandardCharsets.UTF_8).length : 3 * key.length()) + 1
                 + valueSize(value, exact);
     }
 
-    static int valueSize(Object value, boolean exact) {
+    static int valueSize(@Nullable Object value, boolean exact) {
         if (value instanceof Map<?, ?> map) {
             return tableSize(map, exact);
         }
@@ -62,9 +63,6 @@ final class HeaderSize {
         }
         if (value instanceof byte[] bytes) {
             return 4 + bytes.length;
-        }
-        if (value instanceof LongString text) {
-            return 4 + (int) text.length();
         }
         if (value instanceof String text) {
             return 4 + (exact ? text.getBytes(StandardCharsets.UTF_8).length : 3 * text.length());

@@ -1,12 +1,12 @@
-package io.github.retrytopology.runtime.headers;
+package io.github.retrytopology.runtime.internal;
 
 import static java.util.Objects.requireNonNull;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a delivery arrived, in no protocol's terms: what the headers of its retry or park keep of it. A consumer on
- * any protocol makes one from what its client delivers.
+ * How a delivery arrived, in no protocol's terms: what the headers of its retry or park keep of it
+ * ({@link HeaderWriter}). A consumer on any protocol makes one from what its client delivers.
  *
  * @param exchange the exchange it was published to, as the broker says; empty for the default exchange
  * @param routingKey the routing key it was published with
