@@ -301,6 +301,13 @@ class ReliabilityIT {
         assertThat(events.threads).noneMatch(thread -> thread.startsWith("AMQP Connection"));
     }
 
+    /**
+     * The consumer subscribes again while the queue is declared anew. RabbitMQ 3.10 may take a {@code basic.consume}
+     * that arrives between a quorum queue's record and its Raft member: the channel crashes ({@code badmatch
+     * {error,noproc}} in {@code rabbit_quorum_queue:consume/3}) and the broker closes the whole connection with
+     * {@code INTERNAL_ERROR}; the consumer then recovers with it. So the test publishes on a connection of its own,
+     * and the consumer's story may hold that loss between the cancel and the last restore.
+     */
     @Test
     void aConsumerThatTheBrokerCancelsSubscribesAgain() throws Exception {
         RetryingConsumer consumer = start(orders, context -> record(context));
@@ -309,13 +316,22 @@ class ReliabilityIT {
         assertThat(consumer.isRunning()).isFalse();
         broker.declare(spec);
 
-        publish("order.created", "after", properties().build());
+        try (Connection publisher = broker.connect("reliability-it-publisher")) {
+            Channel publishing = publisher.createChannel();
+            publishing.confirmSelect();
+            publishing.basicPublish(EXCHANGE, "order.created", true, properties().build(),
+                    "after".getBytes(StandardCharsets.UTF_8));
+            publishing.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+        }
 
         assertThat(seen.poll(Patience.WAIT_SECONDS, SECONDS)).as("delivered after the queue came back").isNotNull();
-        await().atMost(Patience.WAIT).until(() -> events.consumers.contains("restored"));
-        assertThat(consumer.isRunning()).isTrue();
-        assertThat(events.consumers).containsExactly("lost: the broker cancelled it (was orders deleted, or did its "
-                + "leader move?)", "restored");
+        await().atMost(Patience.WAIT).until(() -> consumer.isRunning()
+                && events.consumers.get(events.consumers.size() - 1).equals("restored"));
+        assertThat(events.consumers).first().isEqualTo("lost: the broker cancelled it (was orders deleted, or did its "
+                + "leader move?)");
+        assertThat(events.consumers).filteredOn(event -> event.startsWith("lost: "))
+                .allMatch(event -> event.startsWith("lost: the broker cancelled it")
+                        || event.contains("INTERNAL_ERROR"), "a cancel, or the broker's crash of the connection");
     }
 
     /**
