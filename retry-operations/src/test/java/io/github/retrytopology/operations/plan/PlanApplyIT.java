@@ -37,17 +37,12 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Plan and apply against a real broker: each test makes a broker state by hand, as people and time do, checks
  * the entry the plan gives it, and that apply brings the virtual host to in sync (and a second apply changes
  * nothing).
  */
-@Execution(ExecutionMode.CONCURRENT) // beside the module's other test classes, which take other vhosts;
-@ResourceLock("plan-apply") // a class that holds a lock runs its own tests one at a time
 class PlanApplyIT {
 
     @RegisterExtension

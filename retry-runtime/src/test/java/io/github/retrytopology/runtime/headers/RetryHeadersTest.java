@@ -33,7 +33,8 @@ class RetryHeadersTest {
 
     @Test
     void aFirstFailureRecordsWhereTheMessageCameFromAndWhatFailed() {
-        Map<String, Object> headers = HeaderWriter.afterFailure(RetryHeaders.of(Map.of("tenant", "acme")), Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+        Map<String, Object> headers = failed(RetryHeaders.of(Map.of("tenant", "acme")), FROM_EXCHANGE, 1, "boom", RETRY,
+                FIRST);
 
         RetryHeaders read = RetryHeaders.of(headers);
         assertThat(read.attempts()).isEqualTo(1);
@@ -50,8 +51,8 @@ class RetryHeadersTest {
 
     @Test
     void aLaterFailureKeepsTheOriginAndFirstFailureTime() {
-        Map<String, Object> first = HeaderWriter.afterFailure(RetryHeaders.of(null), Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("one"), RETRY, FIRST, 100_000);
-        Map<String, Object> second = HeaderWriter.afterFailure(RetryHeaders.of(asBroker(first)), Republishing.arrival(FROM_TIER, PLAIN), 2, new IllegalStateException("two"), RETRY, LATER, 100_000);
+        Map<String, Object> first = failed(RetryHeaders.of(null), FROM_EXCHANGE, 1, "one", RETRY, FIRST);
+        Map<String, Object> second = failed(RetryHeaders.of(asBroker(first)), FROM_TIER, 2, "two", RETRY, LATER);
 
         RetryHeaders read = RetryHeaders.of(second);
         assertThat(read.attempts()).isEqualTo(2);
@@ -66,7 +67,8 @@ class RetryHeadersTest {
     void aFailureAfterOthersThatLeftNoHeadersRecordsItAsTheLastAndNoFirst() {
         // The broker delayed attempts 1 to 3 itself: a reject changes nothing on the message.
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> headers = HeaderWriter.afterFailure(RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3)), Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000);
+        Map<String, Object> headers = failed(RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3)), FROM_EXCHANGE, 4,
+                "boom", park, LATER);
 
         RetryHeaders read = RetryHeaders.of(headers);
         assertThat(headers).doesNotContainKeys(Header.FIRST_FAILURE.name(), Header.FAILURES.name());
@@ -77,7 +79,8 @@ class RetryHeadersTest {
 
     @Test
     void dropsTheBrokersDeliveryCount() {
-        Map<String, Object> headers = HeaderWriter.afterFailure(RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3)), Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY, FIRST, 100_000);
+        Map<String, Object> headers = failed(RetryHeaders.of(Map.of(Header.X_DELIVERY_COUNT.name(), 3)), FROM_EXCHANGE, 1,
+                "boom", RETRY, FIRST);
 
         assertThat(headers).doesNotContainKey(Header.X_DELIVERY_COUNT.name());
     }
@@ -86,7 +89,7 @@ class RetryHeadersTest {
     void recordsAParkWithItsReason() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
 
-        RetryHeaders read = RetryHeaders.of(HeaderWriter.afterFailure(RetryHeaders.of(null), Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000));
+        RetryHeaders read = RetryHeaders.of(failed(RetryHeaders.of(null), FROM_EXCHANGE, 4, "boom", park, LATER));
 
         assertThat(read.parkReason()).hasValue(ParkReason.ATTEMPTS_EXHAUSTED);
         assertThat(read.parkDetail()).hasValue("attempt 4 of 4 failed");
@@ -96,7 +99,8 @@ class RetryHeadersTest {
     @Test
     void aReplayResetsTheAttemptsAndKeepsTheOrigin() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> parked = new HashMap<>(HeaderWriter.afterFailure(RetryHeaders.of(Map.of("tenant", "acme")), Republishing.arrival(FROM_EXCHANGE, PLAIN), 4, new IllegalStateException("boom"), park, LATER, 100_000));
+        Map<String, Object> parked = new HashMap<>(failed(RetryHeaders.of(Map.of("tenant", "acme")), FROM_EXCHANGE, 4,
+                "boom", park, LATER));
         parked.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         Instant replayedAt = LATER.plusSeconds(60);
@@ -183,8 +187,7 @@ class RetryHeadersTest {
         assertThat(arrived.originalRoutingKey()).isEmpty();
         assertThat(arrived.firstFailure()).isEmpty();
         assertThat(arrived.delivered()).as("the handler still sees them").containsKeys(Header.ATTEMPTS.name(), "tenant");
-        Map<String, Object> next = HeaderWriter.afterFailure(arrived, Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("boom"), RETRY,
-                LATER, 100_000);
+        Map<String, Object> next = failed(arrived, FROM_EXCHANGE, 1, "boom", RETRY, LATER);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
         assertThat(RetryHeaders.of(next).firstFailure()).hasValue(LATER);
         assertThat(next).containsKey("tenant");
@@ -192,8 +195,8 @@ class RetryHeadersTest {
 
     @Test
     void aMessageBackFromOneOfTheServicesTiersKeepsItsRetryHeaders() {
-        Map<String, Object> headers = new HashMap<>(asBroker(HeaderWriter.afterFailure(RetryHeaders.of(null), Republishing.arrival(FROM_EXCHANGE, PLAIN), 1,
-                new IllegalStateException("one"), RETRY, FIRST, 100_000)));
+        Map<String, Object> headers = new HashMap<>(asBroker(failed(RetryHeaders.of(null), FROM_EXCHANGE, 1, "one", RETRY,
+                FIRST)));
         headers.put(Header.X_DEATH.name(), List.of(death("orders.retry.1", "expired", "", "orders.retry.1")));
 
         RetryHeaders arrived = RetryHeaders.arrival(headers, "", TIERS);
@@ -215,8 +218,8 @@ class RetryHeadersTest {
     @Test
     void aReplayedMessageKeepsItsOriginalRoutingKey() {
         Decision.Park park = new Decision.Park(ParkReason.ATTEMPTS_EXHAUSTED, "attempt 4 of 4 failed");
-        Map<String, Object> replayed = HeaderWriter.forReplay(RetryHeaders.of(asBroker(HeaderWriter.afterFailure(RetryHeaders.of(null), Republishing.arrival(FROM_EXCHANGE, PLAIN), 4,
-                new IllegalStateException("boom"), park, LATER, 100_000))), LATER, Optional.empty());
+        Map<String, Object> parked = asBroker(failed(RetryHeaders.of(null), FROM_EXCHANGE, 4, "boom", park, LATER));
+        Map<String, Object> replayed = HeaderWriter.forReplay(RetryHeaders.of(parked), LATER, Optional.empty());
 
         RetryHeaders arrived = RetryHeaders.arrival(asBroker(replayed), "", TIERS);
 
@@ -239,8 +242,7 @@ class RetryHeadersTest {
         assertThat(arrived.adoptedFrom()).hasValue("orders.wait");
         assertThat(arrived.originalRoutingKey()).hasValue("order.created");
         assertThat(arrived.firstFailure()).hasValue(FIRST);
-        Map<String, Object> next = HeaderWriter.afterFailure(arrived, Republishing.arrival(FROM_TIER, PLAIN), 3, new IllegalStateException("three"), RETRY,
-                LATER, 100_000);
+        Map<String, Object> next = failed(arrived, FROM_TIER, 3, "three", RETRY, LATER);
         assertThat(RetryHeaders.of(next).firstFailure()).as("its first failure, before the migration").hasValue(FIRST);
         assertThat(RetryHeaders.of(next).originalRoutingKey()).hasValue("order.created");
     }
@@ -255,8 +257,7 @@ class RetryHeadersTest {
         assertThat(arrived.provenance()).isEqualTo(RetryHeaders.Provenance.PUBLISHED);
         assertThat(arrived.attempts()).isZero();
         assertThat(arrived.adoptedFrom()).isEmpty();
-        Map<String, Object> next = HeaderWriter.afterFailure(arrived, Republishing.arrival(FROM_EXCHANGE, PLAIN), 1, new IllegalStateException("one"), RETRY,
-                LATER, 100_000);
+        Map<String, Object> next = failed(arrived, FROM_EXCHANGE, 1, "one", RETRY, LATER);
         assertThat(next).as("not written back").doesNotContainKey(Header.ADOPTED_FROM.name()).containsKey("tenant");
     }
 
@@ -310,5 +311,12 @@ class RetryHeadersTest {
     private static Map<String, Object> death(String queue, String reason, String exchange, String routingKey) {
         return Map.of("queue", queue, "reason", reason, "count", 2L, "exchange", exchange,
                 "routing-keys", List.of(routingKey), "time", Date.from(FIRST));
+    }
+
+    /** The headers after a failure of a message that arrived through {@code envelope}, with room for them all. */
+    private static Map<String, Object> failed(RetryHeaders read, Envelope envelope, int attempt, String error,
+            Decision decision, Instant at) {
+        return HeaderWriter.afterFailure(read, Republishing.arrival(envelope, PLAIN), attempt,
+                new IllegalStateException(error), decision, at, 100_000);
     }
 }
