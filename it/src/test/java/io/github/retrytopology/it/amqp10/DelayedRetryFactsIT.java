@@ -1,4 +1,4 @@
-package io.github.retrytopology.runtime.amqp10;
+package io.github.retrytopology.it.amqp10;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

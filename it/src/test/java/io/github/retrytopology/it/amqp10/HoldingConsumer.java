@@ -1,4 +1,4 @@
-package io.github.retrytopology.runtime.amqp10;
+package io.github.retrytopology.it.amqp10;
 
 import com.rabbitmq.client.amqp.Connection;
 import com.rabbitmq.client.amqp.Environment;
