@@ -71,6 +71,12 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             throw e;
         }
         BrokerState state = of(read.definitions(), read.statistics(), read.nodes());
+        if (state.queues.values().stream().anyMatch(queue -> queue.messages().isEmpty())) {
+            // A queue the totals do not count: on a node that is down (RabbitMQ 4.3 lists it without a state), or
+            // created a moment ago. The statistics say which.
+            state = state.withStatistics(api.queueStatistics(vhost, List.of("name", "state", "messages",
+                    "messages_ready", "messages_unacknowledged")));
+        }
         if (state.queues.values().stream().noneMatch(queue -> queue.heldBack().orElse(0) > 0)) {
             return state;
         }
@@ -118,6 +124,16 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         Map<String, Queue> counted = new LinkedHashMap<>(queues);
         live.forEach((name, count) -> counted.computeIfPresent(name, (same, queue) -> queue.counted(count)));
         return new BrokerState(counted, exchanges, bindings, policies, operatorPolicies, nodes);
+    }
+
+    /** The same state, where its queues lack a count or a state, with those these statistics give. */
+    BrokerState withStatistics(List<QueueStatistics> statistics) {
+        Map<String, Queue> read = new LinkedHashMap<>(queues);
+        for (QueueStatistics queue : statistics) {
+            read.computeIfPresent(queue.name(), (name, present) -> present.messages().isPresent() ? present
+                    : present.withStatistics(queue));
+        }
+        return new BrokerState(read, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
     /** The same state, with {@code messages_dlx} as these statistics give it. */
@@ -273,6 +289,13 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
             return new Queue(name, durable, autoDelete, arguments, type, OptionalLong.of(live.ready() + held),
                     OptionalLong.of(live.ready()), unacknowledged, OptionalLong.of(live.consumers()), deadLettered,
                     state, members, online, deadLetteredLater);
+        }
+
+        /** The same queue, its counts and state those of these statistics. */
+        Queue withStatistics(QueueStatistics statistics) {
+            return new Queue(name, durable, autoDelete, arguments, type, statistics.messagesCount(),
+                    statistics.readyCount(), statistics.unacknowledgedCount(), consumers, deadLettered,
+                    statistics.stateIfKnown().or(() -> state), members, online, deadLetteredLater);
         }
 
         Queue deadLettered(OptionalLong read) {
