@@ -114,7 +114,9 @@ public final class RetryHeaders {
      * exchange, with {@link Header#REPLAYS}) or from a migration (the default exchange, with
      * {@link Header#ADOPTED_FROM}); on anything else they are stale copies, read as absent and never written back.
      *
-     * @param headers the headers as delivered; read now, so that later changes to the map change nothing
+     * @param headers the headers as delivered, a table nobody changes afterwards: a protocol adapter's own copy, its
+     *     text as {@code String}s (the AMQP 0.9.1 adapter's is {@code amqp091.Received.headers}), which this keeps
+     *     without copying it again
      * @param exchange the exchange that delivered the message
      * @param tierQueues the names of the service's tier queues
      */
@@ -122,15 +124,14 @@ public final class RetryHeaders {
         if (headers == null || headers.isEmpty()) {
             return new RetryHeaders(Map.of(), null, Provenance.PUBLISHED);
         }
-        Map<String, Object> snapshot = Snapshot.of(headers);
-        Provenance provenance = provenance(snapshot, exchange, tierQueues);
-        Map<String, Object> trusted = snapshot;
-        if (provenance == Provenance.PUBLISHED && snapshot.keySet().stream().anyMatch(OURS::contains)) {
-            Map<String, Object> fresh = new HashMap<>(snapshot);
+        Provenance provenance = provenance(headers, exchange, tierQueues);
+        Map<String, Object> trusted = headers;
+        if (provenance == Provenance.PUBLISHED && headers.keySet().stream().anyMatch(OURS::contains)) {
+            Map<String, Object> fresh = new HashMap<>(headers);
             fresh.keySet().removeAll(OURS);
             trusted = Collections.unmodifiableMap(fresh);
         }
-        return new RetryHeaders(trusted, snapshot, provenance);
+        return new RetryHeaders(trusted, headers, provenance);
     }
 
     private static Provenance provenance(Map<String, Object> headers, String exchange, Set<String> tierQueues) {

@@ -262,20 +262,6 @@ class RetryHeadersTest {
     }
 
     @Test
-    void theHeadersOfAnArrivalAreACopyThatNoLaterChangeReaches() {
-        Map<String, Object> headers = new HashMap<>(Map.of("tenant", "acme", "list", new java.util.ArrayList<>(List.of(1))));
-
-        RetryHeaders arrived = RetryHeaders.arrival(headers, "shop.events", TIERS);
-        headers.clear();
-
-        assertThat(arrived.delivered()).containsKey("tenant");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> arrived.delivered().remove("tenant"))
-                .isInstanceOf(UnsupportedOperationException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ((List<?>) arrived.delivered().get("list")).clear())
-                .isInstanceOf(UnsupportedOperationException.class);
-    }
-
-    @Test
     void aRepublishCarriesNoExpirationAndKeepsThePublishersInAHeader() {
         AMQP.BasicProperties original = new AMQP.BasicProperties.Builder().expiration("1500").build();
 
