@@ -253,24 +253,18 @@ public final class ManagementApi {
     }
 
     /**
-     * A virtual host's definitions and its queues' statistics in these columns, and if asked, how many nodes the
-     * cluster has, the requests at the same time, each on a thread of its own: reading a large virtual host, the
-     * queues' statistics take the broker longest.
-     *
-     * @throws IOException the first request's failure, in that order
-     */
-    public VhostReading read(String vhost, List<String> columns, boolean countNodes) throws IOException {
-        return read(vhost, () -> queueStatistics(vhost, columns), countNodes);
-    }
-
-    /**
      * A virtual host's definitions and its queues' {@linkplain #queueTotals(String) totals}, and if asked, how many
      * nodes the cluster has, the requests at the same time.
      *
      * @throws IOException the first request's failure, in that order
      */
     public VhostReading readTotals(String vhost, boolean countNodes) throws IOException {
-        return read(vhost, () -> queueTotals(vhost), countNodes);
+        try (Requests requests = new Requests()) {
+            Future<List<QueueStatistics>> totals = requests.submit(() -> queueTotals(vhost));
+            Future<Integer> nodes = countNodes ? requests.submit(this::nodeCount) : null;
+            VhostDefinitions definitions = definitions(vhost);
+            return new VhostReading(definitions, result(totals), nodes == null ? 1 : result(nodes));
+        }
     }
 
     /**
@@ -299,16 +293,6 @@ public final class ManagementApi {
         }
     }
 
-    private VhostReading read(String vhost, Callable<List<QueueStatistics>> listing, boolean countNodes)
-            throws IOException {
-        try (Requests requests = new Requests()) {
-            Future<List<QueueStatistics>> statistics = requests.submit(listing);
-            Future<Integer> nodes = countNodes ? requests.submit(this::nodeCount) : null;
-            VhostDefinitions definitions = definitions(vhost);
-            return new VhostReading(definitions, result(statistics), nodes == null ? 1 : result(nodes));
-        }
-    }
-
     /** Requests sent beside the one the calling thread makes, each on a thread of its own, stopped on close. */
     private static final class Requests implements AutoCloseable {
 
@@ -329,7 +313,7 @@ public final class ManagementApi {
     }
 
     /**
-     * A virtual host as {@link #read(String, List, boolean)} reads it.
+     * A virtual host as {@link #readTotals(String, boolean)} reads it.
      *
      * @param nodes how many nodes the cluster has; 1 when not counted
      */

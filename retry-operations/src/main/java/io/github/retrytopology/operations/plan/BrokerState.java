@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -72,8 +73,8 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
         }
         BrokerState state = of(read.definitions(), read.statistics(), read.nodes());
         if (state.queues.values().stream().anyMatch(queue -> queue.messages().isEmpty())) {
-            // A queue the totals do not count: on a node that is down (RabbitMQ 4.3 lists it without a state), or
-            // created a moment ago. The statistics say which.
+            // A queue the totals do not count: created a moment ago, or on a node that is down, which RabbitMQ 4.3
+            // lists without its counts and not as down. The statistics say which.
             state = state.withStatistics(api.queueStatistics(vhost, List.of("name", "state", "messages",
                     "messages_ready", "messages_unacknowledged")));
         }
@@ -128,30 +129,26 @@ record BrokerState(Map<String, Queue> queues, Map<String, Exchange> exchanges, L
 
     /** The same state, where its queues lack a count or a state, with those these statistics give. */
     BrokerState withStatistics(List<QueueStatistics> statistics) {
-        Map<String, Queue> read = new LinkedHashMap<>(queues);
-        for (QueueStatistics queue : statistics) {
-            read.computeIfPresent(queue.name(), (name, present) -> present.messages().isPresent() ? present
-                    : present.withStatistics(queue));
-        }
-        return new BrokerState(read, exchanges, bindings, policies, operatorPolicies, nodes);
+        return with(statistics, (queue, read) -> queue.messages().isPresent() ? queue : queue.withStatistics(read));
     }
 
     /** The same state, with {@code messages_dlx} as these statistics give it. */
     BrokerState withDeadLettered(List<QueueStatistics> statistics) {
-        Map<String, Queue> read = new LinkedHashMap<>(queues);
-        for (QueueStatistics queue : statistics) {
-            read.computeIfPresent(queue.name(), (name, present) -> present.deadLettered(queue.deadLetteredCount()));
-        }
-        return new BrokerState(read, exchanges, bindings, policies, operatorPolicies, nodes);
+        return with(statistics, (queue, read) -> queue.deadLettered(read.deadLetteredCount()));
     }
 
     /** The same state, with {@code messages_dlx} as these statistics, read later, say. */
     BrokerState withDeadLetteredLater(List<QueueStatistics> statistics) {
-        Map<String, Queue> again = new LinkedHashMap<>(queues);
-        for (QueueStatistics queue : statistics) {
-            again.computeIfPresent(queue.name(), (name, present) -> present.deadLetteredLater(queue.deadLetteredCount()));
+        return with(statistics, (queue, read) -> queue.deadLetteredLater(read.deadLetteredCount()));
+    }
+
+    /** The same state, each queue these statistics list changed by {@code change}. */
+    private BrokerState with(List<QueueStatistics> statistics, BiFunction<Queue, QueueStatistics, Queue> change) {
+        Map<String, Queue> changed = new LinkedHashMap<>(queues);
+        for (QueueStatistics read : statistics) {
+            changed.computeIfPresent(read.name(), (name, queue) -> change.apply(queue, read));
         }
-        return new BrokerState(again, exchanges, bindings, policies, operatorPolicies, nodes);
+        return new BrokerState(changed, exchanges, bindings, policies, operatorPolicies, nodes);
     }
 
     /** The state that the management API's definitions and statistics of a virtual host describe. */
