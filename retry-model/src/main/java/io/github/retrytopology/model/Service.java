@@ -65,6 +65,11 @@ public record Service(String name, String queue, List<Route> routes, RetryPolicy
         }
         requireNonNull(retryPolicy, "retryPolicy");
         requireNonNull(queueType, "queueType");
+        if (retryPolicy.protocol() == Protocol.AMQP_1_0 && queueType != QueueType.QUORUM) {
+            throw new IllegalArgumentException("service '" + name + "' is consumed over AMQP 1.0, whose delivery times "
+                    + "and delivery limit only quorum queues have (RabbitMQ 4.3.1 and later), but its queues are "
+                    + queueType.id());
+        }
         if (retryPolicy.delayBackend() == DelayBackend.BROKER && queueType != QueueType.QUORUM) {
             throw new IllegalArgumentException("service '" + name + "' has the broker delay its retries, which only "
                     + "quorum queues do, but its queues are " + queueType.id());
@@ -99,6 +104,11 @@ public record Service(String name, String queue, List<Route> routes, RetryPolicy
         return retryPolicy.delayBackend();
     }
 
+    /** The protocol its consumer speaks: AMQP 0.9.1, or AMQP 1.0, whose retries the broker holds until their time. */
+    public Protocol protocol() {
+        return retryPolicy.protocol();
+    }
+
     /** Its delay tiers, tier 1 first; empty if it never retries or the broker delays its retries. */
     public List<Tier> tiers() {
         List<Duration> delays = retryPolicy.tiers();
@@ -123,8 +133,9 @@ public record Service(String name, String queue, List<Route> routes, RetryPolicy
      * {@code maxAttempts - 1}, so that a message that crashes its consumer every time is delivered
      * {@code maxAttempts} times in all, like one that fails. On tier queues each retry arrives as a new message,
      * so this counts only deliveries that ended without an answer (a consumer that crashed or lost its
-     * connection). When the broker delays retries, it counts those and every retry (a reject) alike; the consumer
-     * parks the last failure itself, so the broker parks only a message whose last attempt ended without an answer.
+     * connection). When the broker delays retries, it counts those and every retry (a reject, or over AMQP 1.0 a
+     * failed {@code modified} outcome) alike; the consumer parks the last failure itself, so the broker parks only a
+     * message whose last attempt ended without an answer.
      */
     public int deliveryLimit() {
         return retryPolicy.maxAttempts() - 1;

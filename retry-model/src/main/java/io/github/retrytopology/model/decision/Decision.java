@@ -33,8 +33,10 @@ public sealed interface Decision permits Decision.Acknowledge, Decision.Retry, D
     }
 
     /**
-     * Back to its queue as a failed delivery: reject it with requeue, which the broker counts as an attempt. For a
-     * retry the broker delays ({@link RetryPolicy#decide}), the broker holds it back for {@code delay}; for a
+     * Back to its queue as a failed delivery: reject it with requeue, which the broker counts as an attempt (over
+     * AMQP 1.0, settle it as {@code modified} with {@code delivery-failed}). For a retry the broker delays
+     * ({@link RetryPolicy#decide}), the broker holds it back for {@code delay}: over AMQP 0.9.1 by the queue's own
+     * delayed retry, over AMQP 1.0 until the delivery time the consumer gives it, {@code delay} from now. For a
      * failure outside the handler ({@link RetryPolicy#failedOutsideHandler}), the consumer holds it for
      * {@code delay} before the reject.
      *

@@ -2,6 +2,7 @@ package io.github.retrytopology.model.decision;
 
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.internal.PolicyRules;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -32,6 +33,7 @@ public final class RetryPolicy {
     private final Backoff backoff;
     private final List<String> nonRetryable;
     private final DelayBackend delayBackend;
+    private final Protocol protocol;
     private final List<Duration> tiers;
     private final Optional<BrokerDelay> brokerDelay;
     /** The decision of each retry, retry 1 first; the last repeats. */
@@ -45,7 +47,7 @@ public final class RetryPolicy {
     };
 
     /**
-     * A policy that waits in tier queues.
+     * A policy that waits in tier queues, consumed over AMQP 0.9.1.
      *
      * @param maxAttempts deliveries in all, the first included; 1 means never retry
      * @param backoff the delays before retries
@@ -57,6 +59,8 @@ public final class RetryPolicy {
     }
 
     /**
+     * A policy consumed over AMQP 0.9.1.
+     *
      * @param maxAttempts deliveries in all, the first included; 1 means never retry
      * @param backoff the delays before retries
      * @param nonRetryable binary names of exception classes that go straight to the parking lot
@@ -64,23 +68,51 @@ public final class RetryPolicy {
      * @throws IllegalArgumentException if the policy breaks one of {@link PolicyRules}
      */
     public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable, DelayBackend delayBackend) {
+        this(maxAttempts, backoff, nonRetryable, delayBackend, Protocol.AMQP_0_9_1);
+    }
+
+    /**
+     * A policy consumed over the given protocol. Over AMQP 1.0 the broker holds each retry until the time its
+     * consumer gives it, so the broker must delay the retries, and any delays go: retry {@code n} waits the
+     * {@code n}th delay, the last repeating.
+     *
+     * @param maxAttempts deliveries in all, the first included; 1 means never retry
+     * @param backoff the delays before retries
+     * @param nonRetryable binary names of exception classes that go straight to the parking lot
+     * @param delayBackend what holds a message until its retry; {@link DelayBackend#BROKER} over AMQP 1.0
+     * @param protocol the protocol its consumer speaks
+     * @throws IllegalArgumentException if the policy breaks one of {@link PolicyRules}
+     */
+    public RetryPolicy(int maxAttempts, Backoff backoff, List<String> nonRetryable, DelayBackend delayBackend,
+            Protocol protocol) {
         this.maxAttempts = maxAttempts;
         this.backoff = requireNonNull(backoff, "backoff");
         this.nonRetryable = List.copyOf(nonRetryable);
         this.delayBackend = requireNonNull(delayBackend, "delayBackend");
-        PolicyRules.attempts(maxAttempts).or(() -> PolicyRules.delays(maxAttempts, backoff, delayBackend))
+        this.protocol = requireNonNull(protocol, "protocol");
+        PolicyRules.attempts(maxAttempts)
+                .or(() -> PolicyRules.protocol(protocol, delayBackend))
+                .or(() -> PolicyRules.delays(maxAttempts, backoff, delayBackend, protocol))
                 .ifPresent(refusal -> {
                     throw new IllegalArgumentException(refusal.message());
                 });
         List<Duration> delays = backoff.tiers(maxAttempts - 1);
         List<Decision> retries = new ArrayList<>(delays.size());
         if (delayBackend == DelayBackend.BROKER && maxAttempts > 1) {
-            BrokerDelay broker = BrokerDelay.of(delays, maxAttempts - 1).orElseThrow();
             this.tiers = List.of();
-            this.brokerDelay = Optional.of(broker);
-            // Past the listed delays the broker's grows no more, as a listed last delay repeats.
-            for (int retry = 1; retry <= delays.size(); retry++) {
-                retries.add(new Decision.Requeue(broker.before(retry)));
+            if (protocol == Protocol.AMQP_1_0) {
+                // Each retry is given its own time; the queue's linear delay is left for a consumer that crashed.
+                this.brokerDelay = Optional.of(BrokerDelay.nearest(delays, maxAttempts - 1));
+                for (Duration delay : delays) {
+                    retries.add(new Decision.Requeue(delay));
+                }
+            } else {
+                BrokerDelay broker = BrokerDelay.of(delays, maxAttempts - 1).orElseThrow();
+                this.brokerDelay = Optional.of(broker);
+                // Past the listed delays the broker's grows no more, as a listed last delay repeats.
+                for (int retry = 1; retry <= delays.size(); retry++) {
+                    retries.add(new Decision.Requeue(broker.before(retry)));
+                }
             }
         } else {
             this.tiers = delayBackend == DelayBackend.BROKER ? List.of() : delays;
@@ -112,6 +144,11 @@ public final class RetryPolicy {
         return delayBackend;
     }
 
+    /** The protocol its consumer speaks: AMQP 0.9.1, or AMQP 1.0, whose retries the broker holds until their time. */
+    public Protocol protocol() {
+        return protocol;
+    }
+
     /**
      * Returns the delay of each tier, in order: tier 1 first. The last tier repeats for later retries. Empty when
      * the broker delays the retries, or there are none.
@@ -120,14 +157,19 @@ public final class RetryPolicy {
         return tiers;
     }
 
-    /** The broker's delay, when the broker delays the retries. */
+    /**
+     * The delay of the queue's own delayed retry, when the broker delays the retries. Over AMQP 0.9.1 it is every
+     * retry's delay. Over AMQP 1.0 each retry waits its listed delay, the time the consumer gives it; the broker
+     * applies this one, the nearest linear delay to the listed ones, only to a failure that was given no time: a
+     * delivery whose consumer crashed or lost its connection, which the broker counts as failed.
+     */
     public Optional<BrokerDelay> brokerDelay() {
         return brokerDelay;
     }
 
     /**
-     * The wait before retry {@code retry}, counted from 1, whichever backend waits it: its tier's delay, or the
-     * broker's.
+     * The wait before retry {@code retry}, counted from 1, whichever backend waits it: its tier's delay, the
+     * broker's linear delay, or, over AMQP 1.0, its listed delay, which the consumer gives the broker.
      *
      * @throws IllegalArgumentException if the policy has no such retry
      */
@@ -152,7 +194,8 @@ public final class RetryPolicy {
      *   <li>it threw a failure listed in {@code nonRetryable} (its class, a superclass, an interface it implements,
      *       or the same of any cause): park it;
      *   <li>it threw anything else, or asked for a retry: park it after the last attempt, retry it otherwise:
-     *       through the tier of this retry, or by handing it back to the broker, which delays it.
+     *       through the tier of this retry, or by handing it back to the broker, which delays it (over AMQP 1.0,
+     *       until the time the consumer gives it, this retry's listed delay later).
      * </ul>
      *
      * @param attempt the delivery, counted from 1
@@ -265,17 +308,18 @@ public final class RetryPolicy {
     @Override
     public boolean equals(Object other) {
         return other instanceof RetryPolicy that && maxAttempts == that.maxAttempts && backoff.equals(that.backoff)
-                && nonRetryable.equals(that.nonRetryable) && delayBackend == that.delayBackend;
+                && nonRetryable.equals(that.nonRetryable) && delayBackend == that.delayBackend
+                && protocol == that.protocol;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(maxAttempts, backoff, nonRetryable, delayBackend);
+        return Objects.hash(maxAttempts, backoff, nonRetryable, delayBackend, protocol);
     }
 
     @Override
     public String toString() {
         return "RetryPolicy[maxAttempts=" + maxAttempts + ", backoff=" + backoff + ", nonRetryable=" + nonRetryable
-                + ", delayBackend=" + delayBackend.id() + "]";
+                + ", delayBackend=" + delayBackend.id() + ", protocol=" + protocol.id() + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.github.retrytopology.model.internal;
 
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.decision.Backoff;
 import io.github.retrytopology.model.decision.BrokerDelay;
 import io.github.retrytopology.model.decision.DelayBackend;
@@ -28,7 +29,9 @@ public final class PolicyRules {
         /** A delay above RabbitMQ's largest TTL. */
         DELAY_TOO_LONG,
         /** Delays that the broker's delayed retry cannot wait. */
-        BROKER_DELAY
+        BROKER_DELAY,
+        /** Tier queues for a service consumed over AMQP 1.0, whose retries the broker holds until their time. */
+        AMQP10_DELAY
     }
 
     /**
@@ -61,10 +64,24 @@ public final class PolicyRules {
     }
 
     /**
-     * Refuses delays that cannot make a policy of {@code maxAttempts} attempts: none for a policy that retries, more
-     * than {@link RetryPolicy#MAX_TIERS}, one above RabbitMQ's largest TTL, or, on the broker, delays it cannot wait.
+     * Refuses tier queues for a service consumed over AMQP 1.0: its consumer settles a failure with a delivery time,
+     * and the broker holds the message until then, so nothing would ever go through a tier queue.
      */
-    public static Optional<Refusal> delays(int maxAttempts, Backoff backoff, DelayBackend backend) {
+    public static Optional<Refusal> protocol(Protocol protocol, DelayBackend backend) {
+        if (protocol == Protocol.AMQP_1_0 && backend != DelayBackend.BROKER) {
+            return refuse(Rule.AMQP10_DELAY, "it is consumed over AMQP 1.0, where the broker holds each retry until "
+                    + "its delivery time, so tier queues are not used; remove delayBy, or set it to "
+                    + DelayBackend.BROKER.id());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Refuses delays that cannot make a policy of {@code maxAttempts} attempts: none for a policy that retries, more
+     * than {@link RetryPolicy#MAX_TIERS}, one above RabbitMQ's largest TTL, or, on the broker over AMQP 0.9.1, delays
+     * its delayed retry cannot wait (over AMQP 1.0 each retry has a time of its own, so any delays go).
+     */
+    public static Optional<Refusal> delays(int maxAttempts, Backoff backoff, DelayBackend backend, Protocol protocol) {
         List<Duration> delays = backoff.tiers(maxAttempts - 1);
         if (maxAttempts > 1 && delays.isEmpty()) {
             return refuse(Rule.NO_DELAY, "it retries (maxAttempts " + maxAttempts + ") but has no delay to wait "
@@ -81,11 +98,13 @@ public final class PolicyRules {
                         + "; set a 'max' of at most that, or fewer maxAttempts");
             }
         }
-        if (backend == DelayBackend.BROKER && maxAttempts > 1 && BrokerDelay.of(delays, maxAttempts - 1).isEmpty()) {
+        if (backend == DelayBackend.BROKER && protocol == Protocol.AMQP_0_9_1 && maxAttempts > 1
+                && BrokerDelay.of(delays, maxAttempts - 1).isEmpty()) {
             return refuse(Rule.BROKER_DELAY, "the broker's delayed retry waits d, 2d, 3d, ... up to a longest delay, "
                     + "and cannot wait " + BrokerDelay.describe(delays) + "; the nearest it can is "
                     + BrokerDelay.nearest(delays, maxAttempts - 1).describe(maxAttempts - 1) + ", or delay by "
-                    + DelayBackend.TIER_QUEUES.id());
+                    + DelayBackend.TIER_QUEUES.id() + ", or consume over AMQP 1.0 (protocol "
+                    + Protocol.AMQP_1_0.id() + "), which takes any delays");
         }
         return Optional.empty();
     }

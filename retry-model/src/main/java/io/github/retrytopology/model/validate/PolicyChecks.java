@@ -1,5 +1,6 @@
 package io.github.retrytopology.model.validate;
 
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.decision.Backoff;
 import io.github.retrytopology.model.decision.DelayBackend;
@@ -189,7 +190,7 @@ final class PolicyChecks {
         int attempts = maxAttempts.value();
         List<String> classes = nonRetryable == null ? List.of() : nonRetryable.value();
         Backoff delays = backoff == null ? Backoff.none() : backoff.value();
-        Optional<PolicyRules.Refusal> refusal = PolicyRules.delays(attempts, delays, backend);
+        Optional<PolicyRules.Refusal> refusal = PolicyRules.delays(attempts, delays, backend, Protocol.AMQP_0_9_1);
         if (refusal.isPresent()) {
             String message = "service '" + service.value() + "': " + refusal.get().message();
             switch (refusal.get().rule()) {
@@ -199,6 +200,7 @@ final class PolicyChecks {
                 case DELAY_TOO_LONG -> problems.report(backoff.source(), ProblemCode.DELAY_TOO_LONG, message);
                 case BROKER_DELAY -> problems.report(backoff.source(), ProblemCode.BROKER_DELAY, message);
                 case ATTEMPTS -> throw new IllegalStateException("attempts were checked when read: " + message);
+                case AMQP10_DELAY -> throw new IllegalStateException("no spec sets a protocol yet: " + message);
             }
             return Optional.empty();
         }

@@ -5,6 +5,7 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.retrytopology.model.Protocol;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -205,6 +206,66 @@ class RetryPolicyTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot wait [10s, 1m, 10m]; the nearest it can is [10s, 20s, 30s]");
         assertThat(new RetryPolicy(1, Backoff.none(), List.of(), DelayBackend.BROKER).brokerDelay()).isEmpty();
+    }
+
+    @Test
+    void overAmqp10RetriesAfterEachListedDelayHowEverItGrows() {
+        RetryPolicy amqp10 = new RetryPolicy(5, Backoff.delays(ofSeconds(10), ofMinutes(1), ofMinutes(10)), List.of(),
+                DelayBackend.BROKER, Protocol.AMQP_1_0);
+
+        assertThat(amqp10.tiers()).isEmpty();
+        assertThat(amqp10.decide(1, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofSeconds(10)));
+        assertThat(amqp10.decide(2, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofMinutes(1)));
+        assertThat(amqp10.decide(3, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofMinutes(10)));
+        assertThat(amqp10.decide(4, Result.threw(new IllegalStateException()))).isEqualTo(new Decision.Requeue(ofMinutes(10)));
+        assertThat(amqp10.decide(5, Result.threw(new IllegalStateException()))).isInstanceOf(Decision.Park.class);
+        assertThat(List.of(amqp10.delayBefore(1), amqp10.delayBefore(2), amqp10.delayBefore(3), amqp10.delayBefore(4)))
+                .containsExactly(ofSeconds(10), ofMinutes(1), ofMinutes(10), ofMinutes(10));
+    }
+
+    @Test
+    void overAmqp10TheQueuesOwnDelayIsTheNearestLinearOneForFailuresGivenNoTime() {
+        RetryPolicy amqp10 = new RetryPolicy(4, Backoff.delays(ofSeconds(10), ofMinutes(1), ofMinutes(10)), List.of(),
+                DelayBackend.BROKER, Protocol.AMQP_1_0);
+
+        assertThat(amqp10.brokerDelay()).contains(new BrokerDelay(ofSeconds(10), ofMinutes(10)));
+        assertThat(new RetryPolicy(1, Backoff.none(), List.of(), DelayBackend.BROKER, Protocol.AMQP_1_0).brokerDelay())
+                .isEmpty();
+    }
+
+    @Test
+    void overAmqp10RefusesTierQueues() {
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.TIER_QUEUES,
+                Protocol.AMQP_1_0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("it is consumed over AMQP 1.0, where the broker holds each retry until its delivery time, "
+                        + "so tier queues are not used; remove delayBy, or set it to broker");
+    }
+
+    @Test
+    void overAmqp10TheOtherRulesStillHold() {
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.none(), List.of(), DelayBackend.BROKER, Protocol.AMQP_1_0))
+                .hasMessageContaining("has no delay to wait before a retry");
+        assertThatThrownBy(() -> new RetryPolicy(3, Backoff.delays(java.time.Duration.ofDays(50)), List.of(),
+                DelayBackend.BROKER, Protocol.AMQP_1_0)).hasMessageContaining("above RabbitMQ's largest TTL");
+        assertThatThrownBy(() -> new RetryPolicy(0, Backoff.none(), List.of(), DelayBackend.BROKER, Protocol.AMQP_1_0))
+                .hasMessageContaining("at least 1");
+    }
+
+    @Test
+    void isConsumedOverAmqp091UnlessToldOtherwise() {
+        RetryPolicy tiers = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of());
+        RetryPolicy broker = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER);
+        RetryPolicy amqp10 = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER,
+                Protocol.AMQP_1_0);
+
+        assertThat(tiers.protocol()).isEqualTo(Protocol.AMQP_0_9_1);
+        assertThat(broker.protocol()).isEqualTo(Protocol.AMQP_0_9_1);
+        assertThat(amqp10).isNotEqualTo(broker);
+        RetryPolicy twin = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER,
+                Protocol.AMQP_1_0);
+        assertThat(amqp10).isEqualTo(twin).hasSameHashCodeAs(twin);
+        assertThat(amqp10.toString()).endsWith("delayBackend=broker, protocol=amqp-1.0]");
     }
 
     @Test

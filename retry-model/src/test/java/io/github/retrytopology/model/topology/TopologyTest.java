@@ -1,11 +1,13 @@
 package io.github.retrytopology.model.topology;
 
+import static java.time.Duration.ofMinutes;
 import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
@@ -224,10 +226,34 @@ class TopologyTest {
     }
 
     @Test
+    void aServiceConsumedOverAmqp10GetsTheQueueOfAServiceTheBrokerDelays() {
+        Service email = new Service("email", List.of(Route.of("order.created")), new RetryPolicy(4,
+                Backoff.delays(ofSeconds(10), ofMinutes(1), ofMinutes(10)), List.of(), DelayBackend.BROKER,
+                Protocol.AMQP_1_0), QueueType.QUORUM);
+        Topology amqp10 = Topology.of(new RetrySpec("com.acme", "/", "shop.events", QueueSettings.POLICIES,
+                List.of(email)));
+
+        // The queue's own delay, the nearest linear one to [10s, 1m, 10m], waits only a retry given no time.
+        assertThat(amqp10.queues()).extracting(Queue::name).containsExactly("email", "email.parking-lot");
+        assertThat(amqp10.policiesByQueue().get("email").definition()).contains(
+                entry("delayed-retry-type", "failed"),
+                entry("delayed-retry-min", 10_000L),
+                entry("delayed-retry-max", 600_000L),
+                entry("delivery-limit", 3),
+                entry("dead-letter-routing-key", "email.parking-lot"));
+        assertThat(BrokerVersion.requiredBy(List.of(email))).contains(BrokerVersion.DELAYED_RETRY);
+    }
+
+    @Test
     void onlyQuorumQueuesDelayRetriesOnTheBroker() {
         RetryPolicy broker = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER);
 
         assertThatThrownBy(() -> new Service("sms", List.of(Route.of("a")), broker,
                 QueueType.CLASSIC)).hasMessageContaining("only quorum queues do");
+        RetryPolicy amqp10 = new RetryPolicy(2, Backoff.delays(ofSeconds(1)), List.of(), DelayBackend.BROKER,
+                Protocol.AMQP_1_0);
+        assertThatThrownBy(() -> new Service("sms", List.of(Route.of("a")), amqp10, QueueType.CLASSIC))
+                .hasMessageContaining("is consumed over AMQP 1.0, whose delivery times and delivery limit only quorum "
+                        + "queues have");
     }
 }
