@@ -226,13 +226,18 @@ final class NameChecks {
         return false;
     }
 
-    void checkLength(Located<String> name, int tiers) {
+    /**
+     * Reports a service name that makes a generated file's name or one of its queues' names too long.
+     *
+     * @return whether every name it makes fits, so that the service can be built
+     */
+    boolean checkLength(Located<String> name, int tiers) {
         String fileName = Names.longestFileName(name.value());
         if (JavaNames.bytes(fileName) > Names.MAX_JAVA_NAME_BYTES) {
             problems.report(name, ProblemCode.NAME_TOO_LONG, "service '" + name.value() + "' makes the generated file "
                     + "name '" + fileName + "', " + JavaNames.bytes(fileName) + " bytes long; file systems allow at most "
                     + Names.MAX_JAVA_NAME_BYTES);
-            return;
+            return false;
         }
         List<String> longest = new ArrayList<>(List.of(Names.parkingLot(name.value())));
         if (tiers > 0) {
@@ -242,9 +247,10 @@ final class NameChecks {
             if (!Names.fitsBroker(queue)) {
                 problems.report(name, ProblemCode.NAME_TOO_LONG, "service '" + name.value() + "' makes the queue name '"
                         + queue + "', " + JavaNames.bytes(queue) + " bytes long; RabbitMQ allows at most " + Names.MAX_NAME_BYTES);
-                return;
+                return false;
             }
         }
+        return true;
     }
 
     static String kebabCase(String name) {

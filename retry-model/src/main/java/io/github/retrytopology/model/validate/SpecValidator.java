@@ -128,9 +128,11 @@ public final class SpecValidator {
             Optional<RetryPolicy> policy = policies.policy(name, own, defaults, queueType);
             if (valid && queue.isPresent() && serviceRoutes != null && policy.isPresent() && queueType != null) {
                 int tiers = policy.get().tiers().size();
-                names.checkLength(name, tiers);
                 queues += 2 + tiers;
-                built.add(new Service(name.value(), queue.get(), serviceRoutes, policy.get(), queueType));
+                // A name too long for its queues is reported, not built: the service would refuse its own queue.
+                if (names.checkLength(name, tiers)) {
+                    built.add(new Service(name.value(), queue.get(), serviceRoutes, policy.get(), queueType));
+                }
             }
         }
         names.checkKeptQueues(kept, named);
