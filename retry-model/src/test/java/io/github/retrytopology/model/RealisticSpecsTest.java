@@ -6,6 +6,8 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.retrytopology.model.decision.Backoff;
+import io.github.retrytopology.model.decision.BrokerDelay;
+import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.load.Specs;
 import io.github.retrytopology.model.topology.Binding;
 import io.github.retrytopology.model.topology.Topology;
@@ -17,7 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The three specs the project grew from, read into the model. */
+/** The three specs the project grew from, and those that show a feature, read into the model. */
 class RealisticSpecsTest {
 
     static RetrySpec load(String fixture) throws IOException {
@@ -89,6 +91,40 @@ class RealisticSpecsTest {
         assertThat(Topology.of(spec).queues()).extracting(queue -> queue.name()).containsExactly(
                 "invoicing", "invoicing.parking-lot", "invoicing.retry.1", "invoicing.retry.2",
                 "warehouse", "warehouse.parking-lot", "warehouse.retry.1", "warehouse.retry.2");
+    }
+
+    @Test
+    void servicesConsumedOverAmqp10HaveTheBrokerHoldEachListedDelay() throws IOException {
+        RetrySpec spec = load("amqp10.yml");
+        Service email = spec.service("email");
+        Service push = spec.service("push");
+
+        assertThat(email.protocol()).isEqualTo(Protocol.AMQP_1_0);
+        assertThat(email.delayBackend()).isEqualTo(DelayBackend.BROKER);
+        assertThat(email.tiers()).isEmpty();
+        assertThat(List.of(email.retryPolicy().delayBefore(1), email.retryPolicy().delayBefore(2),
+                email.retryPolicy().delayBefore(3))).containsExactly(ofSeconds(10), ofMinutes(1), ofMinutes(10));
+        assertThat(email.retryPolicy().brokerDelay()).contains(new BrokerDelay(ofSeconds(10), ofMinutes(10)));
+        assertThat(push.delayBackend()).isEqualTo(DelayBackend.BROKER);
+        assertThat(push.retryPolicy().delayBefore(7)).isEqualTo(ofMinutes(1));
+        assertThat(push.retryPolicy().delayBefore(3)).isEqualTo(ofSeconds(4));
+        assertThat(spec.service("sms").protocol()).isEqualTo(Protocol.AMQP_0_9_1);
+        assertThat(spec.service("sms").tiers()).hasSize(2);
+    }
+
+    @Test
+    void aProtocolInDefaultsImpliesTheBrokerUnlessAServiceSetsItsOwn() throws IOException {
+        RetrySpec spec = load("amqp10-defaults.yml");
+
+        assertThat(spec.services()).filteredOn(service -> !service.name().equals("audit")).allSatisfy(service -> {
+            assertThat(service.protocol()).isEqualTo(Protocol.AMQP_1_0);
+            assertThat(service.delayBackend()).isEqualTo(DelayBackend.BROKER);
+            assertThat(service.tiers()).isEmpty();
+        });
+        assertThat(spec.service("audit").protocol()).isEqualTo(Protocol.AMQP_0_9_1);
+        assertThat(spec.service("audit").delayBackend()).isEqualTo(DelayBackend.TIER_QUEUES);
+        assertThat(spec.service("audit").retryPolicy().tiers())
+                .containsExactly(ofSeconds(2), ofSeconds(20), ofMinutes(5));
     }
 
     @Test

@@ -195,6 +195,9 @@ final class RandomSpecs {
         if (random.nextInt(3) == 0) {
             yaml.append(indent).append("queueType: ").append(pick(List.of("quorum", "classic"))).append('\n');
         }
+        if (random.nextInt(4) == 0) {
+            yaml.append(indent).append("protocol: ").append(pick(List.of("amqp-0.9.1", "amqp-1.0"))).append('\n');
+        }
         if (random.nextInt(3) == 0) {
             yaml.append(indent).append("nonRetryable: [").append(quoted(pick(CLASSES))).append("]\n");
         }

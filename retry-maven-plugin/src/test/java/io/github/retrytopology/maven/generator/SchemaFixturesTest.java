@@ -67,6 +67,13 @@ class SchemaFixturesTest {
             Map.entry("too-many-tiers.yml", "arithmetic across backoff and maxAttempts"),
             Map.entry("broker-delay.yml", "arithmetic across delays and maxAttempts"),
             Map.entry("broker-delay-classic.yml", "delayBy and queueType together, each the service's or inherited"),
+            Map.entry("amqp10-delay.yml", "protocol and delayBy together, each the service's or inherited"),
+            Map.entry("amqp10-delay-defaults.yml", "protocol and delayBy together, each the service's or inherited"),
+            Map.entry("amqp10-delay-classic.yml", "protocol and queueType together, each the service's or inherited"),
+            Map.entry("amqp10-delay-broker-classic.yml", "protocol and queueType together, each the service's or "
+                    + "inherited"),
+            Map.entry("amqp10-delay-tier-queues-classic.yml", "protocol, delayBy and queueType together, each the "
+                    + "service's or inherited"),
             Map.entry("too-many-queues.yml", "a count across services and their tiers"),
             Map.entry("duplicate-handler.yml", "a name derived from the keys' words, across entries"),
             Map.entry("shadowed-routing-key.yml", "topic matching across entries"),

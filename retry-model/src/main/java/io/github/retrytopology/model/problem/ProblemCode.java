@@ -47,6 +47,11 @@ public enum ProblemCode {
     MISSING_DELAYS("missing-delays"),
     /** A service whose retries the broker delays, with delays it cannot express or queues it cannot delay in. */
     BROKER_DELAY("broker-delay"),
+    /**
+     * A service consumed over AMQP 1.0 ({@code protocol: amqp-1.0}) whose retries would wait in tier queues, or
+     * whose queues are classic: the broker holds its retries until their delivery time, which only quorum queues do.
+     */
+    AMQP10_DELAY("amqp10-delay"),
     /** A service whose delays expand to more wait queues than is sane. */
     TOO_MANY_TIERS("too-many-tiers"),
     /** A spec whose services need more queues in all than is sane. */

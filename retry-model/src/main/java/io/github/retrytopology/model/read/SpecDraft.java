@@ -56,6 +56,7 @@ public record SpecDraft(
      * @param delays {@code delays}
      * @param backoff {@code backoff}
      * @param delayBy {@code delayBy}
+     * @param protocol {@code protocol}
      * @param queueType {@code queueType}
      * @param nonRetryable {@code nonRetryable}
      */
@@ -65,6 +66,7 @@ public record SpecDraft(
             Located<List<Located<String>>> delays,
             Located<BackoffDraft> backoff,
             Located<String> delayBy,
+            Located<String> protocol,
             Located<String> queueType,
             Located<List<Located<String>>> nonRetryable) {
     }

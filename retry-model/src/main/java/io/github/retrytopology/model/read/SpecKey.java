@@ -31,6 +31,9 @@ public enum SpecKey {
     DELAY_BY("delayBy", false, "What holds a message until its retry: tier-queues (the default; one wait queue per "
             + "delay, any RabbitMQ) or broker (the quorum queue's own delayed retry, RabbitMQ 4.3.1 and later; delays "
             + "of the form [d, 2d, 3d, ...], up to the last)."),
+    PROTOCOL("protocol", false, "The protocol the service's consumer speaks: amqp-0.9.1 (the default) or amqp-1.0 "
+            + "(RabbitMQ 4.3.1 and later, quorum queues: the broker holds each retry until its delivery time, so any "
+            + "delays work; it implies delayBy: broker)."),
     NON_RETRYABLE("nonRetryable", false, "Binary names of exception classes that park a message at once: the "
             + "failure, any superclass or interface of it, or any of its causes."),
     KEY("key", true, "The binding key: words separated by dots, * for exactly one word, # for zero or more."),

@@ -14,6 +14,7 @@ import static io.github.retrytopology.model.read.SpecKey.MULTIPLIER;
 import static io.github.retrytopology.model.read.SpecKey.NON_RETRYABLE;
 import static io.github.retrytopology.model.read.SpecKey.PACKAGE;
 import static io.github.retrytopology.model.read.SpecKey.PAYLOAD;
+import static io.github.retrytopology.model.read.SpecKey.PROTOCOL;
 import static io.github.retrytopology.model.read.SpecKey.QUEUE;
 import static io.github.retrytopology.model.read.SpecKey.QUEUE_SETTINGS;
 import static io.github.retrytopology.model.read.SpecKey.QUEUE_TYPE;
@@ -33,9 +34,9 @@ public enum SpecMapping {
     /** The document. */
     ROOT("a top-level key", VERSION, PACKAGE, VHOST, EXCHANGE, QUEUE_SETTINGS, DEFAULTS, SERVICES),
     /** {@code defaults}. */
-    DEFAULTS_MAPPING("a defaults key", MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE, NON_RETRYABLE),
+    DEFAULTS_MAPPING("a defaults key", MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, PROTOCOL, QUEUE_TYPE, NON_RETRYABLE),
     /** One service. */
-    SERVICE("a service key", QUEUE, ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, QUEUE_TYPE,
+    SERVICE("a service key", QUEUE, ROUTING_KEYS, MAX_ATTEMPTS, DELAYS, BACKOFF, DELAY_BY, PROTOCOL, QUEUE_TYPE,
             NON_RETRYABLE),
     /** An entry of {@code routingKeys} written as a mapping. */
     ROUTE("a routing key's key", KEY, HANDLER, PAYLOAD),

@@ -276,6 +276,7 @@ public final class SpecReader {
                 fields.scalarList(SpecKey.DELAYS, "a list of durations, such as [10s, 1m, 10m]"),
                 fields.node(SpecKey.BACKOFF, "").map(this::readBackoff).orElse(null),
                 fields.scalar(SpecKey.DELAY_BY, "'tier-queues' or 'broker'"),
+                fields.scalar(SpecKey.PROTOCOL, "'amqp-0.9.1' or 'amqp-1.0'"),
                 fields.scalar(SpecKey.QUEUE_TYPE, "'quorum' or 'classic'"),
                 fields.scalarList(SpecKey.NON_RETRYABLE, "a list of exception class names"));
     }
@@ -347,7 +348,7 @@ public final class SpecReader {
     }
 
     private static PolicyDraft emptyPolicy(Position at) {
-        return new PolicyDraft(at, null, null, null, null, null, null);
+        return new PolicyDraft(at, null, null, null, null, null, null, null);
     }
 
     private static <T> Located<T> located(T value, Located<?> where) {

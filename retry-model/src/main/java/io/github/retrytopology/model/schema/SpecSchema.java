@@ -2,6 +2,7 @@ package io.github.retrytopology.model.schema;
 
 import io.github.retrytopology.model.BindingKey;
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.QueueSettings;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
@@ -134,6 +135,7 @@ public final class SpecSchema {
             case DELAYS -> object("type", "array", "minItems", 1, "items", object("$ref", "#/definitions/duration"));
             case BACKOFF -> mapping(SpecMapping.BACKOFF_MAPPING);
             case DELAY_BY -> object("enum", Arrays.stream(DelayBackend.values()).map(DelayBackend::id).toList());
+            case PROTOCOL -> object("enum", Arrays.stream(Protocol.values()).map(Protocol::id).toList());
             case QUEUE_TYPE -> object("enum", Arrays.stream(QueueType.values()).map(QueueType::id).toList());
             case NON_RETRYABLE -> object("type", "array", "items", object("$ref", "#/definitions/className"));
             case KEY -> bindingKey(KEY_WORD);

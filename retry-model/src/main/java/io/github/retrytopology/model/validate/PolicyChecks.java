@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * A service's retry settings, its own and those it inherits from {@code defaults}: attempts, delays and backoff,
- * the delay backend and the queue type, and the retry policy they make, refused where it breaks a
+ * the delay backend, the protocol and the queue type, and the retry policy they make, refused where it breaks a
  * {@link PolicyRules} rule.
  */
 final class PolicyChecks {
@@ -45,6 +45,7 @@ final class PolicyChecks {
             Setting<Integer> maxAttempts,
             Setting<Backoff> backoff,
             Setting<DelayBackend> delayBy,
+            Setting<Protocol> protocol,
             Setting<QueueType> queueType,
             Setting<List<String>> nonRetryable) {
     }
@@ -75,6 +76,8 @@ final class PolicyChecks {
                 backoff,
                 draft.delayBy() == null ? null : new Setting<>(
                         choice(draft.delayBy(), DelayBackend.values(), DelayBackend::id, null), draft.delayBy()),
+                draft.protocol() == null ? null : new Setting<>(
+                        choice(draft.protocol(), Protocol.values(), Protocol::id, null), draft.protocol()),
                 draft.queueType() == null ? null : new Setting<>(
                         choice(draft.queueType(), QueueType.values(), QueueType::id, null), draft.queueType()),
                 draft.nonRetryable() == null ? null : new Setting<>(nonRetryable(draft.nonRetryable()), draft.nonRetryable()));
@@ -168,11 +171,36 @@ final class PolicyChecks {
         Setting<Backoff> backoff = own.backoff() != null ? own.backoff() : defaults.backoff();
         Setting<List<String>> nonRetryable = own.nonRetryable() != null ? own.nonRetryable() : defaults.nonRetryable();
         Setting<DelayBackend> delayBy = own.delayBy() != null ? own.delayBy() : defaults.delayBy();
-        DelayBackend backend = delayBy == null ? DelayBackend.TIER_QUEUES : delayBy.value();
+        Setting<Protocol> protocolSetting = own.protocol() != null ? own.protocol() : defaults.protocol();
+        Protocol protocol = protocolSetting == null ? Protocol.AMQP_0_9_1 : protocolSetting.value();
+        if (protocol == null) {
+            return Optional.empty();
+        }
+        // Over AMQP 1.0 the broker holds every retry, so the protocol implies delayBy broker.
+        DelayBackend backend = delayBy != null ? delayBy.value()
+                : protocol == Protocol.AMQP_1_0 ? DelayBackend.BROKER : DelayBackend.TIER_QUEUES;
         if (backend == null) {
             return Optional.empty();
         }
-        if (backend == DelayBackend.BROKER && queueType == QueueType.CLASSIC) {
+        if (protocol == Protocol.AMQP_1_0) {
+            boolean refused = false;
+            Optional<PolicyRules.Refusal> tierQueues = PolicyRules.protocol(protocol, backend);
+            if (tierQueues.isPresent()) {
+                problems.report(delayBy.source(), ProblemCode.AMQP10_DELAY, "service '" + service.value()
+                        + "' has delayBy '" + backend.id() + "': " + tierQueues.get().message());
+                refused = true;
+            }
+            if (queueType == QueueType.CLASSIC) {
+                problems.report(protocolSetting.source(), ProblemCode.AMQP10_DELAY, "service '" + service.value()
+                        + "' has protocol '" + protocol.id() + "' and queueType 'classic': delivery times and the "
+                        + "delivery limit, which its consumer over AMQP 1.0 relies on, are features of quorum queues, "
+                        + "RabbitMQ 4.3.1 and later; make it quorum, or consume over " + Protocol.AMQP_0_9_1.id());
+                refused = true;
+            }
+            if (refused) {
+                return Optional.empty();
+            }
+        } else if (backend == DelayBackend.BROKER && queueType == QueueType.CLASSIC) {
             problems.report(delayBy.source(), ProblemCode.BROKER_DELAY, "service '" + service.value() + "' has the "
                     + "broker delay its retries, which only quorum queues do, but its queueType is classic; make it "
                     + "quorum, or delay by tier-queues");
@@ -190,7 +218,7 @@ final class PolicyChecks {
         int attempts = maxAttempts.value();
         List<String> classes = nonRetryable == null ? List.of() : nonRetryable.value();
         Backoff delays = backoff == null ? Backoff.none() : backoff.value();
-        Optional<PolicyRules.Refusal> refusal = PolicyRules.delays(attempts, delays, backend, Protocol.AMQP_0_9_1);
+        Optional<PolicyRules.Refusal> refusal = PolicyRules.delays(attempts, delays, backend, protocol);
         if (refusal.isPresent()) {
             String message = "service '" + service.value() + "': " + refusal.get().message();
             switch (refusal.get().rule()) {
@@ -200,11 +228,11 @@ final class PolicyChecks {
                 case DELAY_TOO_LONG -> problems.report(backoff.source(), ProblemCode.DELAY_TOO_LONG, message);
                 case BROKER_DELAY -> problems.report(backoff.source(), ProblemCode.BROKER_DELAY, message);
                 case ATTEMPTS -> throw new IllegalStateException("attempts were checked when read: " + message);
-                case AMQP10_DELAY -> throw new IllegalStateException("no spec sets a protocol yet: " + message);
+                case AMQP10_DELAY -> throw new IllegalStateException("the protocol was checked above: " + message);
             }
             return Optional.empty();
         }
-        return Optional.of(new RetryPolicy(attempts, delays, classes, backend));
+        return Optional.of(new RetryPolicy(attempts, delays, classes, backend, protocol));
     }
 
     static <T> T inherit(Setting<T> own, Setting<T> defaults, T fallback) {
