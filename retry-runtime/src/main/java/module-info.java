@@ -3,13 +3,16 @@
  * codecs ({@code codec}), the parking-lot client ({@code parkinglot}), and optional metrics through Micrometer
  * ({@code metrics}) and spans through OpenTelemetry or Micrometer's Observation API ({@code tracing}).
  *
- * <p>Jackson, Micrometer and OpenTelemetry are optional: a service that uses {@code JacksonPayloadCodec} (Jackson 2),
- * {@code Jackson3PayloadCodec}, {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings its own.
+ * <p>RabbitMQ's AMQP 1.0 client, Jackson, Micrometer and OpenTelemetry are optional: a service that uses
+ * {@code Amqp10RetryingConsumer} (AMQP 1.0, {@code com.rabbitmq.client:amqp-client} 1.x), {@code JacksonPayloadCodec}
+ * (Jackson 2), {@code Jackson3PayloadCodec}, {@code MicrometerRetryMetrics} or {@code OpenTelemetryTracing} brings
+ * its own.
  */
 module io.github.retrytopology.runtime {
     requires static transitive org.jspecify;
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
+    requires static transitive com.rabbitmq.client.amqp;
     requires org.slf4j;
     requires static com.fasterxml.jackson.databind;
     requires static tools.jackson.databind;

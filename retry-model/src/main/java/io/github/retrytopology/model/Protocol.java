@@ -30,4 +30,9 @@ public enum Protocol {
     public String id() {
         return id;
     }
+
+    /** Returns the protocol's version, as OpenTelemetry's {@code network.protocol.version} gives it: {@code 1.0}. */
+    public String version() {
+        return id.substring("amqp-".length());
+    }
 }

@@ -7,6 +7,7 @@ import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Result;
 import io.github.retrytopology.runtime.amqp091.Received;
 import io.github.retrytopology.runtime.amqp091.Republishing;
+import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.github.retrytopology.runtime.codec.UndecodablePayloadException;
 import io.github.retrytopology.runtime.headers.RetryHeaders;
 import io.github.retrytopology.runtime.internal.HeaderWriter;
@@ -70,7 +71,7 @@ final class DeliveryProcessor {
         @Nullable Throwable failure = null;
         @Nullable Decision decision = null;
         try {
-            Result result = run(delivery);
+            Result result = run(delivery.dispatch, delivered, settings.codec());
             failure = result.failure();
             decision = settings.policy().decide(delivered.attempt(), result);
             outcome = DeliveryObserver.Outcome.of(decision);
@@ -99,14 +100,14 @@ final class DeliveryProcessor {
         }
     }
 
-    /** Runs the handler and says what came of it. */
-    private Result run(Delivery delivery) throws InterruptedException {
-        Routes.Dispatch dispatch = delivery.dispatch;
+    /** Runs the handler of a delivery, on either protocol, and says what came of it. */
+    static Result run(Routes.@Nullable Dispatch dispatch, DeliveryContext context, PayloadCodec codec)
+            throws InterruptedException {
         if (dispatch == null) {
-            return Result.noHandler(delivery.context.routingKey());
+            return Result.noHandler(context.routingKey());
         }
         try {
-            dispatch.handle(delivery.context, settings.codec());
+            dispatch.handle(context, codec);
             return Result.returned();
         } catch (InterruptedException e) {
             throw e;

@@ -6,6 +6,7 @@ import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.classes.ClassCheck;
 import io.github.retrytopology.model.topology.BrokerVersion;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *       broker, and nothing of it is answered or republished on the recovered one.
  * </ul>
  */
-public final class RetryingConsumer implements AutoCloseable {
+public final class RetryingConsumer implements ServiceConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(RetryingConsumer.class);
 
@@ -137,16 +138,19 @@ public final class RetryingConsumer implements AutoCloseable {
     }
 
     /** The service whose queue this consumes. */
+    @Override
     public Service service() {
         return service;
     }
 
     /** How many deliveries are being handled, wait to be, or wait for their republish to be confirmed. */
+    @Override
     public int inFlight() {
         return context.inFlight.count();
     }
 
     /** How many of its consumers are subscribed to the queue now. */
+    @Override
     public int consumersRunning() {
         if (context.isStopped()) {
             return 0;
@@ -164,6 +168,7 @@ public final class RetryingConsumer implements AutoCloseable {
      * Whether it receives deliveries: not stopped, and every consumer that should be subscribed is. While it is
      * cautious (see the class comment), one consumer is subscribed by design.
      */
+    @Override
     public boolean isRunning() {
         if (context.isStopped()) {
             return false;
@@ -185,6 +190,7 @@ public final class RetryingConsumer implements AutoCloseable {
      *
      * @return whether every delivery in flight was answered in time
      */
+    @Override
     public boolean stop(Duration timeout) throws InterruptedException {
         CompletableFuture<Boolean> mine = new CompletableFuture<>();
         CompletableFuture<Boolean> first = stopping.compareAndExchange(null, mine);
@@ -429,12 +435,18 @@ public final class RetryingConsumer implements AutoCloseable {
         /**
          * Opens the channels and starts consuming, cautiously: see the class comment.
          *
-         * @throws IllegalStateException if the codec cannot decode a payload type of the routes, or the service
-         *     needs a newer RabbitMQ than the connection's
+         * @throws IllegalStateException if the service is consumed over AMQP 1.0, the codec cannot decode a payload
+         *     type of the routes, or the service needs a newer RabbitMQ than the connection's
          * @throws IOException if the broker refuses a channel or the consumer, for example because the queue
          *     does not exist
          */
         public RetryingConsumer start() throws IOException {
+            Service service = routes.service();
+            if (service.protocol() != Protocol.AMQP_0_9_1) {
+                throw new IllegalStateException("service '" + service.name() + "' is consumed over "
+                        + service.protocol().id() + ", which gives each retry its own delivery time: start an "
+                        + "Amqp10RetryingConsumer for it");
+            }
             routes.requireDecodable(codec);
             requireBrokerFor(routes.service());
             ClassCheck.nonRetryableProblems(routes.service()).forEach(log::warn);

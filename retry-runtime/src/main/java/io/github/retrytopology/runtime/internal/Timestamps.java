@@ -7,7 +7,7 @@ import java.time.Instant;
  * {@code 2026-11-22T17:40:54.276Z}. The text of the current second is kept and reused: formatting every failure's
  * time in full cost more than the rest of its headers.
  */
-final class Timestamps {
+public final class Timestamps {
 
     /** A second since the epoch, and its text up to the fraction: {@code 2026-11-22T17:40:54.}. */
     private record Second(long epochSecond, String prefix) {
@@ -18,7 +18,8 @@ final class Timestamps {
     private Timestamps() {
     }
 
-    static String format(Instant instant) {
+    /** The text of this time, to the millisecond. */
+    public static String format(Instant instant) {
         long epochSecond = instant.getEpochSecond();
         Second second = last;
         if (second.epochSecond != epochSecond) {

@@ -159,26 +159,28 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
      * A meter's name and the values of its tags: the service's, then the message's (exchange and route, null for
      * a meter of the service), then up to three of the meter's own, whose keys its name decides.
      */
-    private record Key(String name, String service, String queue, String exchange, String route, String first,
-            String second, String third) {
+    private record Key(String name, String service, String queue, String protocol, String exchange, String route,
+            String first, String second, String third) {
 
         static Key of(String name, Service service) {
-            return new Key(name, service.name(), service.queue(), null, null, null, null, null);
+            return new Key(name, service.name(), service.queue(), service.protocol().version(), null, null, null, null,
+                    null);
         }
 
         static Key of(String name, DeliveryContext context) {
             Service service = context.service();
-            return new Key(name, service.name(), service.queue(), context.exchange(),
+            return new Key(name, service.name(), service.queue(), service.protocol().version(), context.exchange(),
                     context.bindingKey().orElse(NONE), null, null, null);
         }
 
         Key with(String first, String second, String third) {
-            return new Key(name, service, queue, exchange, route, first, second, third);
+            return new Key(name, service, queue, protocol, exchange, route, first, second, third);
         }
 
         Tags tags() {
             Tags tags = Tags.of("messaging.system", "rabbitmq", "retry.service", service,
-                    "messaging.destination.subscription.name", queue);
+                    "messaging.destination.subscription.name", queue, "network.protocol.name", "amqp",
+                    "network.protocol.version", protocol);
             if (exchange != null) {
                 tags = tags.and("messaging.destination.name", exchange, "retry.route", route);
             }

@@ -63,6 +63,8 @@ public final class MicrometerObservationTracing implements DeliveryObserver {
                 .lowCardinalityKeyValue("retry.service", context.service().name())
                 .lowCardinalityKeyValue("retry.route", context.bindingKey().orElse(NONE))
                 .lowCardinalityKeyValue("retry.delay.backend", context.service().delayBackend().id())
+                .lowCardinalityKeyValue("network.protocol.name", "amqp")
+                .lowCardinalityKeyValue("network.protocol.version", context.service().protocol().version())
                 .highCardinalityKeyValue("retry.attempt", Integer.toString(context.attempt()));
         if (!context.routingKey().isEmpty()) {
             observation.highCardinalityKeyValue("messaging.rabbitmq.destination.routing_key", context.routingKey());

@@ -80,7 +80,9 @@ public final class OpenTelemetryTracing implements DeliveryObserver {
                 .setAttribute("retry.service", context.service().name())
                 .setAttribute("retry.attempt", (long) context.attempt())
                 .setAttribute("retry.max_attempts", (long) context.service().retryPolicy().maxAttempts())
-                .setAttribute("retry.delay.backend", context.service().delayBackend().id());
+                .setAttribute("retry.delay.backend", context.service().delayBackend().id())
+                .setAttribute("network.protocol.name", "amqp")
+                .setAttribute("network.protocol.version", context.service().protocol().version());
         if (!context.routingKey().isEmpty()) {
             builder.setAttribute("messaging.rabbitmq.destination.routing_key", context.routingKey());
         }
