@@ -12,7 +12,7 @@ module io.github.retrytopology.runtime {
     requires static transitive org.jspecify;
     requires transitive io.github.retrytopology.model;
     requires transitive com.rabbitmq.client;
-    requires static transitive com.rabbitmq.client.amqp;
+    requires static com.rabbitmq.client.amqp;
     requires org.slf4j;
     requires static com.fasterxml.jackson.databind;
     requires static tools.jackson.databind;

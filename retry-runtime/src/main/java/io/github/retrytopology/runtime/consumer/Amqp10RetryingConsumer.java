@@ -103,6 +103,7 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
      * Starts configuring a consumer of the routes' service over this AMQP 1.0 connection, which the caller owns and
      * closes after the consumer.
      */
+    @SuppressWarnings("exports") // the AMQP 1.0 client is optional: a module that calls this requires it itself
     public static Builder builder(Connection connection, Routes routes) {
         return new Builder(requireNonNull(connection, "connection"), requireNonNull(routes, "routes"));
     }
