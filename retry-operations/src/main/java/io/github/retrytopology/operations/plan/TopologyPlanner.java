@@ -2,6 +2,7 @@ package io.github.retrytopology.operations.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.QueueType;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
@@ -149,10 +150,11 @@ public final class TopologyPlanner {
                     .filter(service -> service.delayBackend() == DelayBackend.BROKER)
                     .map(Service::name)
                     .toList();
+            boolean overAmqp10 = spec.services().stream().anyMatch(service -> service.protocol() == Protocol.AMQP_1_0);
             throw new IOException("the broker at " + api.base() + " is RabbitMQ " + version + ", and " + services
-                    + " have the broker delay their retries (delayBy: broker), which needs RabbitMQ " + required.get()
-                    + " or later; nothing was changed. Upgrade the broker, or delay by tier-queues"
-                    + partialImport(spec, required.get()));
+                    + " have the broker delay their retries (delayBy: broker" + (overAmqp10 ? ", or protocol: amqp-1.0"
+                    : "") + "), which needs RabbitMQ " + required.get() + " or later; nothing was changed. Upgrade the "
+                    + "broker, or delay by tier-queues" + partialImport(spec, required.get()));
         }
     }
 

@@ -134,6 +134,39 @@ class PlanApplyIT {
     }
 
     @Test
+    void aServiceConsumedOverAmqp10HasTheQueuesOfOneTheBrokerDelaysAndItsDelayChangeIsAPolicyUpdate()
+            throws IOException {
+        BrokerVersion version = broker.broker().version();
+        assumeTrue(version.atLeast(BrokerVersion.DELAYED_RETRY), "RabbitMQ " + version + " does not delay retries");
+        RetrySpec spec = withNotifyOverAmqp10("[300ms, 1s, 600ms]");
+
+        Plan plan = planner.plan(spec);
+
+        assertThat(plan.entries()).extracting(PlanEntry::object).filteredOn(object -> object.contains("notify"))
+                .containsExactly("queue notify", "policy notify", "queue notify.parking-lot",
+                        "policy notify.parking-lot", "binding order.shipped -> notify");
+        // The consumer gives each retry its time; the queue's own linear delay is for a consumer that crashed.
+        assertThat(plan.entry(Kind.POLICY, "notify").spec().get("definition")).asString()
+                .contains("delayed-retry-type=failed", "delayed-retry-min=300", "delayed-retry-max=1000",
+                        "delivery-limit=3");
+        applyBringsInSync(spec, ApplyOptions.safe());
+
+        RetrySpec sooner = withNotifyOverAmqp10("[100ms, 1s, 600ms]");
+        Plan drift = planner.plan(sooner);
+
+        assertThat(drift.drift()).extracting(PlanEntry::object).containsExactly("policy notify");
+        assertThat(drift.entry(Kind.POLICY, "notify").action()).isEqualTo(Action.UPDATE);
+        applyBringsInSync(sooner, ApplyOptions.safe());
+    }
+
+    /** The spec with a third service, notify, consumed over AMQP 1.0 with these delays (RabbitMQ 4.3.1 and later). */
+    private static RetrySpec withNotifyOverAmqp10(String delays) {
+        return spec("policies", 3, "200ms, 400ms", "quorum", "order.created",
+                "  notify:\n    routingKeys: [order.shipped]\n    protocol: amqp-1.0\n    maxAttempts: 4\n"
+                        + "    delays: " + delays + "\n");
+    }
+
+    @Test
     void aBrokerTooOldToDelayRetriesIsToldSoAndNothingChanges() throws IOException {
         BrokerVersion version = assumeBrokerTooOldToDelay();
         RetrySpec spec = withMailDelayedByTheBroker();
