@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The headers, their writer and the parking lot are in no protocol's terms, so that a consumer on another protocol
- * joins as one more adapter beside {@code amqp091}: their main sources name no type of RabbitMQ's AMQP 0.9.1 client,
- * nor the 0.9.1 adapter, but where a parking lot is opened over 0.9.1.
+ * joins as one more adapter beside {@code amqp091} and {@code amqp10}: their main sources name no type of RabbitMQ's
+ * clients (AMQP 0.9.1 and 1.0), nor of either adapter, but where a parking lot is opened over 0.9.1.
  */
 class ProtocolFreeTest {
 
@@ -27,7 +27,7 @@ class ProtocolFreeTest {
             Set.of("com.rabbitmq.client.Connection", "io.github.retrytopology.runtime.amqp091.ParkingLotQueue"));
 
     @Test
-    void theHeadersTheirWriterAndTheParkingLotNameNoAmqp091Type() throws IOException {
+    void theHeadersTheirWriterAndTheParkingLotNameNoProtocolsType() throws IOException {
         List<String> named = new ArrayList<>();
         int files = 0;
         for (String pkg : PROTOCOL_FREE) {
@@ -39,7 +39,8 @@ class ProtocolFreeTest {
                     List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
                     for (int i = 0; i < lines.size(); i++) {
                         String line = lines.get(i);
-                        for (String protocol : List.of("com.rabbitmq.", "io.github.retrytopology.runtime.amqp091.")) {
+                        for (String protocol : List.of("com.rabbitmq.", "io.github.retrytopology.runtime.amqp091.",
+                                "io.github.retrytopology.runtime.amqp10.")) {
                             int at = line.indexOf(protocol);
                             if (at < 0) {
                                 continue;

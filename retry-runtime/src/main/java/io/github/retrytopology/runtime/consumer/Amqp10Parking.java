@@ -155,6 +155,7 @@ final class Amqp10Parking {
 
     /** A send the broker has not settled in time is sent again beside it; the first accepted settles the park. */
     private void overdue(Park park) {
+        lane.checkOwned();
         synchronized (park) {
             if (park.settled || park.backingOff || park.outstanding == 0) {
                 return;
