@@ -1,6 +1,7 @@
 package io.github.retrytopology.maven.generator;
 
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Route;
 import io.github.retrytopology.model.Service;
@@ -26,6 +27,7 @@ final class HandlerSource {
      * @param serviceDoc the service's name for Javadoc
      * @param queueDoc the service's queue for Javadoc
      * @param policyDoc its retry policy in a sentence, for Javadoc, in lines
+     * @param consumeDoc how to consume it, with the consumer its protocol needs, for Javadoc, in lines
      * @param sourceDoc the spec file's name, for Javadoc
      * @param deliveryContext how to write {@code DeliveryContext}
      * @param routes how to write {@code Routes}
@@ -39,7 +41,8 @@ final class HandlerSource {
      * @param methods one per routing key, in the spec's order
      */
     public record Variables(String javaPackage, List<String> imports, String generated, String generator, String name,
-            String serviceDoc, String queueDoc, List<String> policyDoc, String sourceDoc, String deliveryContext,
+            String serviceDoc, String queueDoc, List<String> policyDoc, List<String> consumeDoc, String sourceDoc,
+            String deliveryContext,
             String routes, String exception, String suppressWarnings, String serviceConstant, String handler,
             String builder, boolean typed, List<Method> methods) {
     }
@@ -53,6 +56,27 @@ final class HandlerSource {
      * @param payloadDoc the payload type for Javadoc; empty if not typed
      */
     public record Method(String name, String key, String keyDoc, boolean typed, String payloadType, String payloadDoc) {
+    }
+
+    /**
+     * How to consume the service, in lines: with {@code RetryingConsumer} or the starter over AMQP 0.9.1; over AMQP
+     * 1.0 with a consumer on RabbitMQ's AMQP 1.0 client, since {@code RetryingConsumer} would hand every retry to
+     * the queue's linear delay instead of the listed one.
+     */
+    private static List<String> consumeDoc(Service service, String name) {
+        String outcome = "A method that returns acknowledges its message; one that throws fails the attempt, and the "
+                + "retry policy decides what follows.";
+        if (service.protocol() == Protocol.AMQP_1_0) {
+            return Javadoc.lines("Implement one method per routing key, then consume it over AMQP 1.0, as its spec "
+                    + "asks ({@code protocol: " + Protocol.AMQP_1_0.id() + "}), with a consumer on RabbitMQ's AMQP 1.0 "
+                    + "client: not with {@code RetryingConsumer}, which speaks AMQP 0.9.1 and would leave every retry "
+                    + "to the queue's linear delay. " + outcome, 110);
+        }
+        return List.of("Implement one method per routing key, then consume with",
+                "{@code RetryingConsumer.builder(connection, " + name + ".routes(handler)).start()}, or, with",
+                "retry-spring-boot-starter, make the implementation a bean. A method that returns acknowledges its "
+                        + "message; one",
+                "that throws fails the attempt, and the retry policy decides what follows.");
     }
 
     static GeneratedFile render(RetrySpec spec, Service service, Path directory, String generator,
@@ -75,7 +99,7 @@ final class HandlerSource {
         boolean typed = methods.stream().anyMatch(Method::typed);
         Variables variables = new Variables(spec.javaPackage(), imports.imports(), generated, generator, name,
                 Javadoc.code(service.name()), Javadoc.code(service.queue()),
-                Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110),
+                Javadoc.lines(Javadoc.text(PolicyText.describe(service)), 110), consumeDoc(service, name),
                 Javadoc.text(sourceName), deliveryContext, routes, exception, suppressWarnings,
                 topology + "." + service.constant(), imports.variable("handler"), imports.variable("routes"), typed,
                 methods);

@@ -70,9 +70,11 @@ final class TopologySource {
      * @param tiers its tiers
      * @param parkingLot its parking lot
      * @param maxAttempts its maximum attempts
+     * @param protocol the protocol its consumer speaks, as the spec writes it
      */
     public record ServiceConstants(String constant, String name, String nameDoc, List<String> policyDoc,
-            String nestedClass, String queue, List<TierConstant> tiers, String parkingLot, int maxAttempts) {
+            String nestedClass, String queue, List<TierConstant> tiers, String parkingLot, int maxAttempts,
+            String protocol) {
     }
 
     /**
@@ -111,7 +113,8 @@ final class TopologySource {
         }
         return new ServiceConstants(service.constant(), service.name(), Javadoc.code(service.name()),
                 Javadoc.lines("Service " + Javadoc.code(service.name()) + ". " + Javadoc.text(PolicyText.describe(service)), 110),
-                service.javaType(), service.queue(), tiers, service.parkingLot(), service.retryPolicy().maxAttempts());
+                service.javaType(), service.queue(), tiers, service.parkingLot(), service.retryPolicy().maxAttempts(),
+                service.protocol().id());
     }
 
     /**

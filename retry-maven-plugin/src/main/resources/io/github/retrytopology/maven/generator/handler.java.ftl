@@ -12,10 +12,9 @@ import ${imported};
  * <#if line?is_first><p></#if>${line}
 </#list>
  *
- * <p>Implement one method per routing key, then consume with
- * {@code RetryingConsumer.builder(connection, ${name}.routes(handler)).start()}, or, with
- * retry-spring-boot-starter, make the implementation a bean. A method that returns acknowledges its message; one
- * that throws fails the attempt, and the retry policy decides what follows.
+<#list consumeDoc as line>
+ * <#if line?is_first><p></#if>${line}
+</#list>
 <#if typed>
  *
  * <p>A payload class may be generic: its method takes it raw, as the codec decodes it, so raw types are no warning

@@ -67,6 +67,9 @@ public final class ${name} {
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = ${service.maxAttempts?c};
 
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final ${types.string} PROTOCOL = ${service.protocol?c};
+
         private ${service.nestedClass}() {
         }
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The generated files of the five realistic specs, compared whole with the golden files under
+ * The generated files of the six realistic specs, compared whole with the golden files under
  * {@code src/test/resources/golden} (the schema, the same for every spec, with the repository's copy), then
  * compiled. After a deliberate change to the output, rewrite the
  * golden files with {@code -Dgolden.update=true} and review the difference.
@@ -38,7 +38,7 @@ class GoldenFilesTest {
             "com/acme/orders/OrderEvent.java", "package com.acme.orders;\n\npublic record OrderEvent(String id) {\n}\n");
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"cdn-purge", "order-platform", "shared-routing-key", "broker-delay", "kept-queue"})
+    @ValueSource(strings = {"cdn-purge", "order-platform", "shared-routing-key", "broker-delay", "kept-queue", "amqp10"})
     void matchesTheGoldenFilesAndCompiles(String name, @TempDir Path work) throws Exception {
         List<GeneratedFile> rendered = render(name);
         // The schema is the same for every spec: it is compared with the repository's copy, not kept thrice.

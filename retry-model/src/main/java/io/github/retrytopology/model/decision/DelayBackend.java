@@ -10,7 +10,9 @@ public enum DelayBackend {
     /**
      * The service's own quorum queue, which holds a rejected message back before delivering it again (RabbitMQ's
      * delayed retry, 4.3.1 and later): no republish, no wait queue, no dead-lettering. The broker counts the
-     * attempts, in {@code x-delivery-count}, and its delay grows linearly: see {@link BrokerDelay}.
+     * attempts, in {@code x-delivery-count}, and its delay grows linearly: see {@link BrokerDelay}. Over AMQP 1.0
+     * ({@link io.github.retrytopology.model.Protocol#AMQP_1_0}) it holds each retry until the time its consumer
+     * gives it instead, so any delays go.
      */
     BROKER("broker");
 

@@ -29,8 +29,8 @@ public enum SpecKey {
             + "delays."),
     QUEUE_TYPE("queueType", false, "The type of all the service's queues: quorum (the default) or classic."),
     DELAY_BY("delayBy", false, "What holds a message until its retry: tier-queues (the default; one wait queue per "
-            + "delay, any RabbitMQ) or broker (the quorum queue's own delayed retry, RabbitMQ 4.3.1 and later; delays "
-            + "of the form [d, 2d, 3d, ...], up to the last)."),
+            + "delay, any RabbitMQ) or broker (the quorum queue's own delayed retry, RabbitMQ 4.3.1 and later; over "
+            + "amqp-0.9.1, delays of the form [d, 2d, 3d, ...], up to the last)."),
     PROTOCOL("protocol", false, "The protocol the service's consumer speaks: amqp-0.9.1 (the default) or amqp-1.0 "
             + "(RabbitMQ 4.3.1 and later, quorum queues: the broker holds each retry until its delivery time, so any "
             + "delays work; it implies delayBy: broker)."),

@@ -71,6 +71,9 @@ public final class RetryTopology {
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 5;
 
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
+
         private CdnPurge() {
         }
     }

@@ -86,6 +86,9 @@ public final class RetryTopology {
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 6;
 
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
+
         private Email() {
         }
     }
@@ -117,6 +120,9 @@ public final class RetryTopology {
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 6;
 
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
+
         private Ticketing() {
         }
     }
@@ -147,6 +153,9 @@ public final class RetryTopology {
 
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 8;
+
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
 
         private Finance() {
         }

@@ -69,6 +69,9 @@ public final class RetryTopology {
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 3;
 
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
+
         private Invoicing() {
         }
     }
@@ -90,6 +93,9 @@ public final class RetryTopology {
 
         /** Deliveries in all, the first included. */
         public static final int MAX_ATTEMPTS = 3;
+
+        /** The protocol its consumer speaks, as the spec writes it: {@code amqp-0.9.1} or {@code amqp-1.0}. */
+        public static final String PROTOCOL = "amqp-0.9.1";
 
         private Warehouse() {
         }
