@@ -60,17 +60,16 @@ final class HandlerSource {
 
     /**
      * How to consume the service, in lines: with {@code RetryingConsumer} or the starter over AMQP 0.9.1; over AMQP
-     * 1.0 with a consumer on RabbitMQ's AMQP 1.0 client, since {@code RetryingConsumer} would hand every retry to
-     * the queue's linear delay instead of the listed one.
+     * 1.0 with {@code Amqp10RetryingConsumer} or the starter, which gives each retry its listed delay.
      */
     private static List<String> consumeDoc(Service service, String name) {
         String outcome = "A method that returns acknowledges its message; one that throws fails the attempt, and the "
                 + "retry policy decides what follows.";
         if (service.protocol() == Protocol.AMQP_1_0) {
             return Javadoc.lines("Implement one method per routing key, then consume it over AMQP 1.0, as its spec "
-                    + "asks ({@code protocol: " + Protocol.AMQP_1_0.id() + "}), with a consumer on RabbitMQ's AMQP 1.0 "
-                    + "client: not with {@code RetryingConsumer}, which speaks AMQP 0.9.1 and would leave every retry "
-                    + "to the queue's linear delay. " + outcome, 110);
+                    + "asks ({@code protocol: " + Protocol.AMQP_1_0.id() + "}), with {@code Amqp10RetryingConsumer."
+                    + "builder(connection, " + name + ".routes(handler)).start()} on RabbitMQ's AMQP 1.0 client, or, "
+                    + "with retry-spring-boot-starter, make the implementation a bean. " + outcome, 110);
         }
         return List.of("Implement one method per routing key, then consume with",
                 "{@code RetryingConsumer.builder(connection, " + name + ".routes(handler)).start()}, or, with",

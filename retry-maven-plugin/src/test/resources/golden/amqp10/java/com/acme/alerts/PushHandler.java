@@ -11,9 +11,10 @@ import javax.annotation.processing.Generated;
  * 4s, 8s, 16s, 32s and 1m (after a crash, 1s × the retry's number, up to 1m); then the parking lot.
  *
  * <p>Implement one method per routing key, then consume it over AMQP 1.0, as its spec asks ({@code protocol:
- * amqp-1.0}), with a consumer on RabbitMQ's AMQP 1.0 client: not with {@code RetryingConsumer}, which speaks
- * AMQP 0.9.1 and would leave every retry to the queue's linear delay. A method that returns acknowledges its
- * message; one that throws fails the attempt, and the retry policy decides what follows.
+ * amqp-1.0}), with {@code Amqp10RetryingConsumer.builder(connection, PushHandler.routes(handler)).start()} on
+ * RabbitMQ's AMQP 1.0 client, or, with retry-spring-boot-starter, make the implementation a bean. A method that
+ * returns acknowledges its message; one that throws fails the attempt, and the retry policy decides what
+ * follows.
  *
  * <p>Generated from amqp10.yml; do not edit.
  */
