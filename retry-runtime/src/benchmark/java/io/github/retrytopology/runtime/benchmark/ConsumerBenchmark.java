@@ -153,7 +153,7 @@ public final class ConsumerBenchmark {
             }
         }
         if (options.paths.contains("mixed")) {
-            for (Service service : services("mixed", "mixed", "mixed-broker")) {
+            for (Service service : services("mixed", "mixed", "mixed-broker", "mixed-amqp10")) {
                 Mixed.run(this, service);
             }
         }
