@@ -48,13 +48,15 @@ import java.util.concurrent.TimeoutException;
  * {@code retry} (every message fails once: republished with confirms, then acknowledged), {@code observed} (both
  * with Micrometer metrics and OpenTelemetry spans; run from the starter's module, also under Spring Boot with its
  * metrics), {@code amqp10} (the success path of the AMQP 1.0 consumer, against RabbitMQ's AMQP 1.0 client accepting
- * by hand and against this runtime's AMQP 0.9.1 consumer, both on quorum queues; RabbitMQ 4.3.1 and later, skipped
- * with a line that says so on an older broker), {@code mixed} (10% fail once and come back a second later, against
- * none; then what the broker alone spends on each step of it, {@code --only broker}), and {@code lateness}
- * (messages paced at 1,000 a second fail up to three times through tiers of 200 ms, 1 s and 5 s, then of 200, 400
- * and 600 ms: how late each retry arrives). On RabbitMQ 4.3.1 and later, {@code mixed} and {@code lateness} run
- * again with the broker delaying the retries. {@code --services NAME,...} runs only those services of {@code mixed}
- * and {@code lateness}.
+ * by hand and against this runtime's AMQP 0.9.1 consumer, both on quorum queues), {@code mixed} (10% fail once and
+ * come back a second later, against none; then what the broker alone spends on each step of it,
+ * {@code --only broker}), and {@code lateness} (messages paced at 1,000 a second fail up to three times through
+ * tiers of 200 ms, 1 s and 5 s, then of 200, 400 and 600 ms: how late each retry arrives). On RabbitMQ 4.3.1 and
+ * later, {@code mixed} and {@code lateness} run again with the broker delaying the retries, over AMQP 0.9.1 (its
+ * linear delay) and over AMQP 1.0 (a delivery time per retry: in {@code mixed} 10 s, the measured window and the
+ * messages scaled to it; in {@code lateness} 200 ms, 1 s and 5 s, as the tiers); on an older broker those services,
+ * and {@code amqp10}, are skipped with a line that says so. {@code --services NAME,...} runs only those services
+ * of {@code mixed} and {@code lateness}.
  */
 public final class ConsumerBenchmark {
 
@@ -158,7 +160,7 @@ public final class ConsumerBenchmark {
             }
         }
         if (options.paths.contains("lateness")) {
-            for (Service service : services("lateness", "paced", "paced-linear", "paced-broker")) {
+            for (Service service : services("lateness", "paced", "paced-linear", "paced-broker", "paced-amqp10")) {
                 Lateness.run(this, service);
             }
         }
