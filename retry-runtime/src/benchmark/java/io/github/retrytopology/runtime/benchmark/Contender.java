@@ -4,16 +4,17 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
+import io.github.retrytopology.model.decision.Decision;
 import io.github.retrytopology.model.headers.Header;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
+import io.github.retrytopology.runtime.consumer.DeliveryObserver;
 import io.github.retrytopology.runtime.consumer.RetryListener;
-import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import io.github.retrytopology.runtime.metrics.MicrometerRetryMetrics;
 import io.github.retrytopology.runtime.tracing.OpenTelemetryTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -57,15 +58,32 @@ interface Contender {
     String name();
 
     /**
-     * Starts consuming, on {@code connection} or, for a container that opens its own, from {@code factory};
-     * {@code counter} hears of every message finished with.
+     * Starts consuming, on one of the round's {@code connections} or, for a container that opens its own, from its
+     * factory; {@code counter} hears of every message finished with.
      */
-    Running start(Connection connection, ConnectionFactory factory, Service service, ConsumerBenchmark.Options options,
+    Running start(ConsumerBenchmark.Connections connections, Service service, ConsumerBenchmark.Options options,
             Counter counter) throws Exception;
 
     /** A contender consuming. */
     interface Running {
         void stop() throws Exception;
+    }
+
+    /** The same contender under another name: where two of its kind run in one path, on different services. */
+    default Contender named(String name) {
+        Contender named = this;
+        return new Contender() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Running start(ConsumerBenchmark.Connections connections, Service service,
+                    ConsumerBenchmark.Options options, Counter counter) throws Exception {
+                return named.start(connections, service, options, counter);
+            }
+        };
     }
 
     /** This project's consumer. */
@@ -74,8 +92,8 @@ interface Contender {
     }
 
     /**
-     * This project's consumer; if {@code observed}, with Micrometer's metrics in a simple registry and a span of
-     * OpenTelemetry's SDK for each delivery (sampled, exported nowhere).
+     * This project's consumer, over the protocol the service's spec names; if {@code observed}, with Micrometer's
+     * metrics in a simple registry and a span of OpenTelemetry's SDK for each delivery (sampled, exported nowhere).
      */
     static Contender runtime(Work work, boolean observed) {
         return new Contender() {
@@ -85,7 +103,7 @@ interface Contender {
             }
 
             @Override
-            public Running start(Connection connection, ConnectionFactory factory, Service service,
+            public Running start(ConsumerBenchmark.Connections connections, Service service,
                     ConsumerBenchmark.Options options, Counter counter) throws IOException {
                 Routes.Builder routes = Routes.builder(service);
                 service.routes().forEach(route -> routes.on(route.key().value(), context -> {
@@ -94,22 +112,59 @@ interface Contender {
                     }
                     counter.done();
                 }));
-                RetryingConsumer.Builder builder = RetryingConsumer.builder(connection, routes.build())
-                        .prefetch(options.prefetch()).consumers(options.consumers())
-                        .listener(new RetryListener() {
-                            @Override
-                            public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
-                                counter.done();
-                            }
-                        });
+                List<RetryListener> listeners = new ArrayList<>(List.of(new RetryListener() {
+                    @Override
+                    public void onRetry(DeliveryContext context, Throwable failure, Tier tier) {
+                        counter.done();
+                    }
+
+                    @Override
+                    public void onRequeued(DeliveryContext context, Throwable failure, Decision.Requeue requeue) {
+                        counter.done();
+                    }
+                }));
+                List<DeliveryObserver> observers = new ArrayList<>();
                 if (observed) {
                     MicrometerRetryMetrics metrics = MicrometerRetryMetrics.of(new SimpleMeterRegistry());
                     OpenTelemetrySdk openTelemetry = OpenTelemetrySdk.builder()
                             .setTracerProvider(SdkTracerProvider.builder().build()).build();
-                    builder.listener(metrics).observer(metrics).observer(OpenTelemetryTracing.of(openTelemetry));
+                    listeners.add(metrics);
+                    observers.add(metrics);
+                    observers.add(OpenTelemetryTracing.of(openTelemetry));
                 }
-                RetryingConsumer consumer = builder.start();
+                ServiceConsumer consumer = ConsumerBenchmark.startRuntime(connections, routes.build(), options,
+                        listeners, observers);
                 return () -> consumer.stop(Duration.ofSeconds(30));
+            }
+        };
+    }
+
+    /**
+     * RabbitMQ's AMQP 1.0 client alone, accepting every message by hand: as many consumers as the runtime's, each
+     * with the prefetch as its initial credit, on the round's AMQP 1.0 connection.
+     */
+    static Contender rawAmqp10() {
+        return new Contender() {
+            @Override
+            public String name() {
+                return "raw AMQP 1.0 client";
+            }
+
+            @Override
+            public Running start(ConsumerBenchmark.Connections connections, Service service,
+                    ConsumerBenchmark.Options options, Counter counter) {
+                List<com.rabbitmq.client.amqp.Consumer> consumers = new ArrayList<>();
+                for (int i = 0; i < options.consumers(); i++) {
+                    consumers.add(connections.amqp10().consumerBuilder()
+                            .queue(service.queue())
+                            .initialCredits(options.prefetch())
+                            .messageHandler((context, message) -> {
+                                counter.done();
+                                context.accept();
+                            })
+                            .build());
+                }
+                return () -> consumers.forEach(com.rabbitmq.client.amqp.Consumer::close);
             }
         };
     }
@@ -154,8 +209,9 @@ interface Contender {
             }
 
             @Override
-            public Running start(Connection connection, ConnectionFactory factory, Service service,
+            public Running start(ConsumerBenchmark.Connections connections, Service service,
                     ConsumerBenchmark.Options options, Counter counter) throws IOException {
+                Connection connection = connections.amqp091();
                 List<Channel> channels = new ArrayList<>();
                 List<String> tags = new ArrayList<>();
                 String tier = service.tiers().isEmpty() ? null : service.tiers().get(0).queue();
@@ -294,9 +350,9 @@ interface Contender {
             }
 
             @Override
-            public Running start(Connection connection, ConnectionFactory factory, Service service,
+            public Running start(ConsumerBenchmark.Connections connections, Service service,
                     ConsumerBenchmark.Options options, Counter counter) {
-                CachingConnectionFactory caching = new CachingConnectionFactory(factory);
+                CachingConnectionFactory caching = new CachingConnectionFactory(connections.factory());
                 AbstractMessageListenerContainer container = create.apply(caching);
                 container.setQueueNames(service.queue());
                 consumers.accept(container, options.consumers());

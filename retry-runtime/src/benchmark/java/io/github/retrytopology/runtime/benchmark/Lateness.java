@@ -2,10 +2,11 @@ package io.github.retrytopology.runtime.benchmark;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.Durations;
-import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * How late retries arrive: messages published at a steady 1,000 a second fail once, twice or three times, so that
  * the service's three delays hold messages at once, in three tiers or in the service's queue, where the broker
- * holds them back; a retry's lateness is the time from its failure to its next delivery, less its delay.
+ * holds them back (its linear delay over AMQP 0.9.1, a delivery time per retry over AMQP 1.0); a retry's lateness
+ * is the time from its failure to its next delivery, less its delay.
  */
 final class Lateness {
 
@@ -31,7 +33,8 @@ final class Lateness {
         int retries = delays.size();
         System.out.printf(Locale.ROOT, "== lateness: %,d messages paced at %,d/s, failing 1 to %d times, delayed %s "
                 + "by the %s; milliseconds late (p50 / p99 / max)%n", RATE * SECONDS, RATE, retries,
-                delays.stream().map(Durations::format).toList(), service.delayBackend().id());
+                delays.stream().map(Durations::format).toList(), service.protocol() == Protocol.AMQP_1_0
+                        ? "broker, a delivery time each (AMQP 1.0)" : service.delayBackend().id());
         List<List<Double>> p99s = new ArrayList<>();
         for (int retry = 0; retry < retries; retry++) {
             p99s.add(new ArrayList<>());
@@ -88,9 +91,9 @@ final class Lateness {
             }
             counter.done();
         }));
-        try (Connection connection = benchmark.connect("lateness")) {
-            RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build())
-                    .prefetch(benchmark.options().prefetch()).consumers(benchmark.options().consumers()).start();
+        try (ConsumerBenchmark.Connections connections = benchmark.connections("lateness", service)) {
+            ServiceConsumer consumer = ConsumerBenchmark.startRuntime(connections, routes.build(),
+                    benchmark.options(), List.of(), List.of());
             publishPaced(benchmark, service, messages);
             if (!counter.await(benchmark.options().timeoutSeconds())) {
                 throw new IllegalStateException("only " + counter.count() + " of " + messages + " succeeded");

@@ -5,11 +5,13 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.amqp.Consumer;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.decision.DelayBackend;
 import io.github.retrytopology.model.decision.Durations;
-import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.Routes;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,34 +25,45 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The consumer's steady-state throughput while 10% of the messages fail once and come back a second later,
- * against the same run without failures: handler calls per second from 1.2 s after the start, when the retries
- * flow back in among the fresh messages, until the last fresh message is handled. The raw Java client, retrying
- * through the same tier by hand, runs the same rounds; {@link BrokerCosts} then measures what the broker's side
- * of a retry costs, whoever consumes.
+ * The consumer's steady-state throughput while 10% of the messages fail once and come back after the service's
+ * delay (a second, or 10 s over AMQP 1.0), against the same run without failures: handler calls per second from
+ * 200 ms past that delay after the start (1.2 s), when the retries flow back in among the fresh messages, until the
+ * last fresh message is handled; the retries that come back after that are outside the window. Where the window
+ * opens later, after a longer delay, the runs have as many times more messages (8.5 times for 10 s), so that the
+ * window takes the same share of a run. A raw client, retrying by hand as the service's delay asks (through the
+ * same tier, rejecting with requeue, or settling with a delivery time over AMQP 1.0), runs the same rounds;
+ * {@link BrokerCosts} then measures what the broker's side of a retry costs, whoever consumes.
  */
 final class Mixed {
 
+    /** Where the window opens with a delay of a second: the runs' messages grow with a later opening. */
     private static final long WINDOW_START = 1_200_000_000L;
+    /** How long after the delay the window opens. */
+    private static final long PAST_DELAY = 200_000_000L;
 
     private Mixed() {
     }
 
     static void run(ConsumerBenchmark benchmark, Service service) throws Exception {
         ConsumerBenchmark.Options options = benchmark.options();
-        int messages = options.messages() * 2;
+        Duration delay = service.retryPolicy().delayBefore(1);
+        long windowStart = delay.toNanos() + PAST_DELAY;
+        int messages = (int) Math.round(options.messages() * 2.0 * Math.max(1.0, windowStart / (double) WINDOW_START));
+        boolean amqp10 = service.protocol() == Protocol.AMQP_1_0;
         boolean byBroker = service.delayBackend() == DelayBackend.BROKER;
         System.out.printf(Locale.ROOT, "== mixed: %,d messages, 10%% failing once with a delay of %s by the %s, "
-                + "against none failing; handler calls per second from 1.2 s until the last fresh message%n", messages,
-                Durations.format(service.retryPolicy().delayBefore(1)), service.delayBackend().id());
+                + "against none failing; handler calls per second from %.1f s until the last fresh message%n", messages,
+                Durations.format(delay), amqp10 ? "broker, a delivery time each (AMQP 1.0)"
+                        : service.delayBackend().id(), windowStart / 1e9);
+        Start raw = amqp10 ? Mixed::rawAmqp10 : byBroker ? Mixed::rawRejecting : Mixed::raw;
         for (Consuming consuming : List.of(new Consuming("retry-runtime", Mixed::runtime),
-                new Consuming("raw amqp-client", byBroker ? Mixed::rawRejecting : Mixed::raw))) {
+                new Consuming(amqp10 ? "raw AMQP 1.0 client" : "raw amqp-client", raw))) {
             if (!options.only().isEmpty() && !options.only().equals(consuming.name())) {
                 continue;
             }
             System.out.println("  " + consuming.name());
-            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 0); // warm-up, both paths
-            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 10);
+            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 0, windowStart); // warm-up, both
+            once(benchmark, service, consuming, Math.max(2_000, messages / 10), 10, windowStart);
             List<Double> clean = new ArrayList<>();
             List<Double> failing = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
@@ -61,15 +74,15 @@ final class Mixed {
                 Run none;
                 Run tenth;
                 if (round % 2 == 0) {
-                    none = once(benchmark, service, consuming, messages, 0);
-                    tenth = once(benchmark, service, consuming, messages, 10);
+                    none = once(benchmark, service, consuming, messages, 0, windowStart);
+                    tenth = once(benchmark, service, consuming, messages, 10, windowStart);
                 } else {
-                    tenth = once(benchmark, service, consuming, messages, 10);
-                    none = once(benchmark, service, consuming, messages, 0);
+                    tenth = once(benchmark, service, consuming, messages, 10, windowStart);
+                    none = once(benchmark, service, consuming, messages, 0, windowStart);
                 }
                 if (Double.isNaN(none.rate()) || Double.isNaN(tenth.rate())) {
                     throw new IllegalStateException(String.format(Locale.ROOT, "%,d messages took less than the %.1f s "
-                            + "before the measured window opens: run with more --messages", messages, WINDOW_START / 1e9));
+                            + "before the measured window opens: run with more --messages", messages, windowStart / 1e9));
                 }
                 nones.add(none);
                 tenths.add(tenth);
@@ -96,7 +109,7 @@ final class Mixed {
                     fastestTenth.rate(), fastestTenth.rate() / fastestNone.rate(),
                     leanestTenth.brokerPerFailure(Collections.min(nones, byBrokerCpu), messages / 10));
         }
-        if (!byBroker && (options.only().isEmpty() || options.only().equals("broker"))) {
+        if (options.only().isEmpty() || options.only().equals("broker")) {
             BrokerCosts.run(benchmark, service);
         }
         System.out.println();
@@ -126,8 +139,8 @@ final class Mixed {
 
     @FunctionalInterface
     private interface Start {
-        Contender.Running start(Connection connection, Service service, ConsumerBenchmark.Options options,
-                Calls calls) throws Exception;
+        Contender.Running start(ConsumerBenchmark.Connections connections, Service service,
+                ConsumerBenchmark.Options options, Calls calls) throws Exception;
     }
 
     /** Every handler call, when it happened, and whether the message is done with. */
@@ -156,22 +169,22 @@ final class Mixed {
         }
     }
 
-    /** One run with {@code percent}% of the messages failing once. */
+    /** One run with {@code percent}% of the messages failing once; its window opens {@code windowStart} in. */
     private static Run once(ConsumerBenchmark benchmark, Service service, Consuming consuming, int messages,
-            int percent) throws Exception {
+            int percent, long windowStart) throws Exception {
         benchmark.purge(service);
         benchmark.publish(service.routes().get(0).key().value(), messages, i -> percent > 0 && i % (100 / percent) == 0);
         Calls calls = new Calls(messages);
-        try (Connection connection = benchmark.connect("mixed")) {
+        try (ConsumerBenchmark.Connections connections = benchmark.connections("mixed", service)) {
             Cpu before = Cpu.now(benchmark.brokerCpu());
             long start = before.at();
-            Contender.Running running = consuming.start().start(connection, service, benchmark.options(), calls);
+            Contender.Running running = consuming.start().start(connections, service, benchmark.options(), calls);
             if (!calls.done.await(benchmark.options().timeoutSeconds())) {
                 throw new IllegalStateException("only " + calls.done.count() + " of " + messages + " succeeded");
             }
             Cpu after = Cpu.now(benchmark.brokerCpu());
             running.stop();
-            long from = start + WINDOW_START;
+            long from = start + windowStart;
             long to = calls.lastFresh;
             int inWindow = 0;
             for (int i = 0; i < calls.count.get(); i++) {
@@ -185,8 +198,9 @@ final class Mixed {
         }
     }
 
-    private static Contender.Running runtime(Connection connection, Service service, ConsumerBenchmark.Options options,
-            Calls calls) throws Exception {
+    /** This project's consumer, over the protocol the service names. */
+    private static Contender.Running runtime(ConsumerBenchmark.Connections connections, Service service,
+            ConsumerBenchmark.Options options, Calls calls) throws Exception {
         Routes.Builder routes = Routes.builder(service);
         service.routes().forEach(route -> routes.on(route.key().value(), context -> {
             if (calls.call(context.attempt(), context.body())) {
@@ -194,18 +208,44 @@ final class Mixed {
             }
             calls.done.done();
         }));
-        RetryingConsumer consumer = RetryingConsumer.builder(connection, routes.build()).prefetch(options.prefetch())
-                .consumers(options.consumers()).start();
+        ServiceConsumer consumer = ConsumerBenchmark.startRuntime(connections, routes.build(), options, List.of(),
+                List.of());
         return () -> consumer.stop(Duration.ofSeconds(30));
+    }
+
+    /**
+     * RabbitMQ's AMQP 1.0 client doing the same by hand: a message that fails is settled {@code modified}, failed,
+     * with a delivery time the service's delay ahead ({@code delayedRetry(delay, true)}), its attempt read from its
+     * delivery count; any other is accepted.
+     */
+    private static Contender.Running rawAmqp10(ConsumerBenchmark.Connections connections, Service service,
+            ConsumerBenchmark.Options options, Calls calls) {
+        Duration delay = service.retryPolicy().delayBefore(1);
+        List<Consumer> consumers = new ArrayList<>();
+        for (int i = 0; i < options.consumers(); i++) {
+            consumers.add(connections.amqp10().consumerBuilder()
+                    .queue(service.queue())
+                    .initialCredits(options.prefetch())
+                    .messageHandler((context, message) -> {
+                        if (calls.call((int) message.deliveryCount() + 1, message.body())) {
+                            context.delayedRetry(delay, true);
+                        } else {
+                            calls.done.done();
+                            context.accept();
+                        }
+                    })
+                    .build());
+        }
+        return () -> consumers.forEach(Consumer::close);
     }
 
     /**
      * The raw Java client doing the same by hand where the broker delays retries: a message that fails is rejected
      * with requeue, its attempt read from {@code x-delivery-count}; any other is acknowledged.
      */
-    private static Contender.Running rawRejecting(Connection connection, Service service,
+    private static Contender.Running rawRejecting(ConsumerBenchmark.Connections connections, Service service,
             ConsumerBenchmark.Options options, Calls calls) throws Exception {
-        List<Channel> channels = Contender.subscribe(connection, service.queue(), options,
+        List<Channel> channels = Contender.subscribe(connections.amqp091(), service.queue(), options,
                 (channel, envelope, properties, body) -> {
                     Map<String, Object> headers = properties.getHeaders();
                     Object count = headers == null ? null : headers.get("x-delivery-count");
@@ -229,8 +269,9 @@ final class Mixed {
      * with a header counting the attempt, and acknowledged once the broker confirms that; any other is
      * acknowledged at once.
      */
-    private static Contender.Running raw(Connection connection, Service service, ConsumerBenchmark.Options options,
-            Calls calls) throws Exception {
+    private static Contender.Running raw(ConsumerBenchmark.Connections connections, Service service,
+            ConsumerBenchmark.Options options, Calls calls) throws Exception {
+        Connection connection = connections.amqp091();
         String tier = service.tier(1).queue();
         List<Channel> channels = new ArrayList<>();
         for (int i = 0; i < options.consumers(); i++) {

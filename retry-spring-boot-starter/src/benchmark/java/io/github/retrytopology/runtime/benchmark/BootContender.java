@@ -1,7 +1,5 @@
 package io.github.retrytopology.runtime.benchmark;
 
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.github.retrytopology.benchmark.PlainHandler;
 import io.github.retrytopology.benchmark.RetryTopology;
 import io.github.retrytopology.model.Names;
@@ -65,8 +63,8 @@ final class BootContender implements Contender {
     }
 
     @Override
-    public Running start(Connection connection, ConnectionFactory factory, Service service,
-            ConsumerBenchmark.Options options, Counter counter) {
+    public Running start(ConsumerBenchmark.Connections connections, Service service, ConsumerBenchmark.Options options,
+            Counter counter) {
         if (!service.equals(RetryTopology.PLAIN)) {
             throw new IllegalArgumentException("the Spring Boot contender consumes service plain only");
         }
