@@ -43,11 +43,17 @@ record Amqp10Settings(List<Address> addresses, String username, String password,
      * The settings of these services' connection.
      *
      * @param ssl Boot's {@code spring.rabbitmq.ssl}, null where the application has no {@code RabbitProperties}
-     * @throws RetryConfigurationException if TLS is on through key or trust store properties, which only Boot's
-     *     AMQP 0.9.1 connection factory reads: the AMQP 1.0 connection takes TLS from an SSL bundle
+     * @throws RetryConfigurationException if {@code retry.amqp10.port} is no port, or TLS is on through key or trust
+     *     store properties, which only Boot's AMQP 0.9.1 connection factory reads: the AMQP 1.0 connection takes TLS
+     *     from an SSL bundle
      */
     static Amqp10Settings of(RetryProperties.Amqp10 amqp10, RabbitConnectionDetails details, RabbitProperties.Ssl ssl,
             String vhost, List<String> services) {
+        if (amqp10.getPort() != null && (amqp10.getPort() < 1 || amqp10.getPort() > 65_535)) {
+            throw new RetryConfigurationException(List.of("retry.amqp10.port is between 1 and 65535, got "
+                    + amqp10.getPort()), "Set retry.amqp10.port to the port of the broker's AMQP 1.0 listener, or "
+                    + "leave it unset for spring.rabbitmq's.");
+        }
         List<Address> addresses = new ArrayList<>();
         if (amqp10.getHost() != null && !amqp10.getHost().isBlank()) {
             addresses.add(new Address(amqp10.getHost(), amqp10.getPort() != null ? amqp10.getPort()

@@ -54,6 +54,9 @@ public final class RetryAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(RetryAutoConfiguration.class);
 
+    /** The class whose presence says that RabbitMQ's AMQP 1.0 client is on the class path. */
+    static final String AMQP10_CLIENT = "com.rabbitmq.client.amqp.Connection";
+
     @Bean
     @ConditionalOnMissingBean
     RetryConsumers retryConsumers(ResourceLoader resourceLoader, ListableBeanFactory beans, RetryProperties properties,
@@ -102,9 +105,6 @@ public final class RetryAutoConfiguration {
                 payloads, customizers.orderedStream().toList(), properties,
                 stopTimeout(phase), connectionName(environment), vhost, connector, amqp10Settings);
     }
-
-    /** The class whose presence says that RabbitMQ's AMQP 1.0 client is on the class path. */
-    static final String AMQP10_CLIENT = "com.rabbitmq.client.amqp.Connection";
 
     /** The AMQP 1.0 connection, for services whose spec says {@code protocol: amqp-1.0}, where the client is there. */
     @Configuration(proxyBeanMethods = false)

@@ -45,6 +45,16 @@ class Amqp10SettingsTest {
     }
 
     @Test
+    void refusesAPortOutOfRange() {
+        amqp10.setPort(0);
+
+        assertThatThrownBy(() -> Amqp10Settings.of(amqp10, details(null, "rabbit-1:5672"), rabbit.getSsl(), "/",
+                PAYMENTS))
+                .isInstanceOf(RetryConfigurationException.class)
+                .hasMessage("retry.amqp10.port is between 1 and 65535, got 0");
+    }
+
+    @Test
     void takesOneHostWhereRetryAmqp10HostIsSetAtTheFirstAddressPortUnlessAPortIsSet() {
         amqp10.setHost("amqp10.internal");
 
