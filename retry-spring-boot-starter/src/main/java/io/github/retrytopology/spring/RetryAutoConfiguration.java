@@ -1,6 +1,7 @@
 package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Names;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.runtime.codec.Jackson3PayloadCodec;
 import io.github.retrytopology.runtime.codec.JacksonPayloadCodec;
@@ -15,6 +16,7 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.amqp.autoconfigure.RabbitConnectionDetails;
+import org.springframework.boot.amqp.autoconfigure.RabbitProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -35,6 +37,11 @@ import org.springframework.util.ClassUtils;
  *
  * <p>Start-up fails, naming the service, when a service has no handler bean or more than one; a service is left
  * out with {@code retry.services.<service>.enabled=false}, and every service with {@code retry.enabled=false}.
+ *
+ * <p>A service whose spec says {@code protocol: amqp-1.0} is consumed over AMQP 1.0, with RabbitMQ's AMQP 1.0 client
+ * ({@code com.rabbitmq.client:amqp-client} 1.x), which the application brings: Spring Boot 4.1 configures no AMQP
+ * 1.0 connection, so the starter opens its own from Boot's connection details and {@code retry.amqp10.*}. Without
+ * the client, such a service fails the start-up, naming the dependency; the rest of the starter never loads it.
  */
 @AutoConfiguration(afterName = {"org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration",
         "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
@@ -47,12 +54,16 @@ public final class RetryAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(RetryAutoConfiguration.class);
 
+    /** The class whose presence says that RabbitMQ's AMQP 1.0 client is on the class path. */
+    static final String AMQP10_CLIENT = "com.rabbitmq.client.amqp.Connection";
+
     @Bean
     @ConditionalOnMissingBean
     RetryConsumers retryConsumers(ResourceLoader resourceLoader, ListableBeanFactory beans, RetryProperties properties,
             ConnectionFactory connectionFactory, RabbitConnectionDetails details,
             ObjectProvider<PayloadCodec> codec, ObjectProvider<RetryConsumerCustomizer> customizers,
-            ObjectProvider<LifecycleProperties> lifecycle, Environment environment) {
+            ObjectProvider<LifecycleProperties> lifecycle, Environment environment,
+            ObjectProvider<RabbitProperties> rabbit, ObjectProvider<Amqp10Connector> amqp10) {
         ClassLoader loader = resourceLoader.getClassLoader() == null ? ClassUtils.getDefaultClassLoader()
                 : resourceLoader.getClassLoader();
         List<GeneratedTopology> topologies = HandlerBeans.topologies(
@@ -72,9 +83,38 @@ public final class RetryAutoConfiguration {
         List<RetrySpec> specs = topologies.stream().map(GeneratedTopology::spec).toList();
         Duration phase = lifecycle.getIfAvailable(LifecycleProperties::new).getTimeoutPerShutdownPhase();
         String vhost = ConsumerConnection.vhost(specs, details.getVirtualHost());
+        List<String> overAmqp10 = handlers.stream().map(ServiceHandler::service)
+                .filter(service -> service.protocol() == Protocol.AMQP_1_0).map(service -> service.name()).toList();
+        Amqp10Connector connector = null;
+        Amqp10Settings amqp10Settings = null;
+        if (!overAmqp10.isEmpty()) {
+            connector = amqp10.getIfAvailable();
+            if (connector == null) {
+                throw new RetryConfigurationException(overAmqp10.stream().map(name -> "service '" + name
+                        + "' has 'protocol: amqp-1.0' in retry.yml, and RabbitMQ's AMQP 1.0 client ("
+                        + AMQP10_CLIENT + ") is not on the class path").toList(), "Add com.rabbitmq.client:amqp-client "
+                        + "(1.5.0 or a later 1.x) to the application's dependencies; or consume these services over "
+                        + "AMQP 0.9.1 with 'protocol: amqp-0.9.1' in retry.yml, or leave them unconsumed with "
+                        + "retry.services.<service>.enabled=false.");
+            }
+            RabbitProperties rabbitProperties = rabbit.getIfAvailable();
+            amqp10Settings = Amqp10Settings.of(properties.getAmqp10(), details,
+                    rabbitProperties == null ? null : rabbitProperties.getSsl(), vhost, overAmqp10);
+        }
         return new RetryConsumers(handlers, specs, ConsumerConnection.factory(connectionFactory, vhost), details,
                 payloads, customizers.orderedStream().toList(), properties,
-                stopTimeout(phase), connectionName(environment), vhost);
+                stopTimeout(phase), connectionName(environment), vhost, connector, amqp10Settings);
+    }
+
+    /** The AMQP 1.0 connection, for services whose spec says {@code protocol: amqp-1.0}, where the client is there. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = AMQP10_CLIENT)
+    static class Amqp10Client {
+
+        @Bean
+        Amqp10Connector retryAmqp10Connector() {
+            return new ClientAmqp10Connector();
+        }
     }
 
     /**

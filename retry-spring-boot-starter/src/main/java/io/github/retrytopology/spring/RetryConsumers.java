@@ -2,10 +2,12 @@ package io.github.retrytopology.spring;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
@@ -31,6 +33,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The consumers of every service that has a handler bean, started and stopped with the application context
  * (unless {@code retry.auto-startup} is off, when {@link #start()} starts them), and started again after a stop.
+ * Each service is consumed over the protocol its spec names: a {@link RetryingConsumer} over AMQP 0.9.1, or an
+ * {@code Amqp10RetryingConsumer} over AMQP 1.0 ({@code protocol: amqp-1.0}), on a second connection that is opened
+ * only where such a service is consumed, with RabbitMQ's AMQP 1.0 client.
  *
  * <p>They start last and stop first ({@link SmartLifecycle#DEFAULT_PHASE}), so that handlers never run before the
  * beans they use are ready or after those beans are gone. On shutdown the deliveries in a handler finish, and
@@ -39,7 +44,9 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p>A broker that does not answer at start-up does not fail it, unless {@code retry.fail-fast} is on: the
  * consumers try again in the background, waiting longer each time up to {@link #LAST_RETRY}, and consume as soon as
- * it answers. A broker that answers and refuses a service's queue fails the start-up, naming the queue.
+ * it answers; so does a broker that answers AMQP 0.9.1 but not AMQP 1.0, where a service needs it. A broker that
+ * answers and refuses a service's queue, or is older than RabbitMQ 4.3.1 where a service is consumed over AMQP 1.0,
+ * fails the start-up, naming the service.
  */
 public final class RetryConsumers implements SmartLifecycle {
 
@@ -59,14 +66,17 @@ public final class RetryConsumers implements SmartLifecycle {
     private final Duration stopTimeout;
     private final String connectionName;
     private final String vhost;
+    /** Null where no service is consumed over AMQP 1.0. */
+    private final Amqp10Connector amqp10;
+    private final Amqp10Settings amqp10Settings;
 
     /**
      * Taken by start, stop and the background connect; the health indicator reads the fields below without it, and
      * never waits.
      */
     private final Object lock = new Object();
-    private volatile ConsumerConnection connection;
-    private volatile Map<Service, RetryingConsumer> consumers = Map.of();
+    private volatile Connections connection;
+    private volatile Map<Service, ServiceConsumer> consumers = Map.of();
     private volatile boolean running;
     /** Why the consumers are not connected while they wait for the broker; null otherwise. */
     private volatile String notConnected;
@@ -77,7 +87,8 @@ public final class RetryConsumers implements SmartLifecycle {
 
     RetryConsumers(List<ServiceHandler> handlers, List<RetrySpec> specs, ConnectionFactory factory,
             RabbitConnectionDetails details, PayloadCodec codec, List<RetryConsumerCustomizer> customizers,
-            RetryProperties properties, Duration stopTimeout, String connectionName, String vhost) {
+            RetryProperties properties, Duration stopTimeout, String connectionName, String vhost,
+            Amqp10Connector amqp10, Amqp10Settings amqp10Settings) {
         this.handlers = List.copyOf(handlers);
         this.specs = List.copyOf(specs);
         this.factory = factory;
@@ -88,6 +99,12 @@ public final class RetryConsumers implements SmartLifecycle {
         this.stopTimeout = stopTimeout;
         this.connectionName = connectionName;
         this.vhost = vhost;
+        if (amqp10 == null && !amqp10Services().isEmpty()) {
+            throw new IllegalArgumentException("services " + amqp10Services() + " are consumed over AMQP 1.0, and "
+                    + "no connector opens its connection");
+        }
+        this.amqp10 = amqp10;
+        this.amqp10Settings = amqp10Settings;
     }
 
     /** The services consumed, in the order of their specs. */
@@ -101,10 +118,13 @@ public final class RetryConsumers implements SmartLifecycle {
                 .map(handler -> handler.settings().getConsumers()).orElse(0);
     }
 
-    /** Whether the consumers hold an open connection to the broker. */
+    /**
+     * Whether the consumers hold an open connection to the broker: over AMQP 0.9.1, and over AMQP 1.0 too where a
+     * service is consumed over it.
+     */
     public boolean isConnected() {
-        ConsumerConnection current = connection;
-        return current != null && current.connection().isOpen();
+        Connections current = connection;
+        return current != null && current.isOpen();
     }
 
     /** Why the consumers are not connected while they wait for the broker to answer; empty otherwise. */
@@ -117,13 +137,17 @@ public final class RetryConsumers implements SmartLifecycle {
         return vhost;
     }
 
-    /** The running consumer of a service; null before start or after stop. */
-    public RetryingConsumer consumer(Service service) {
+    /**
+     * The running consumer of a service, over the protocol its spec names: a {@link RetryingConsumer} or an
+     * {@code Amqp10RetryingConsumer}; null before start or after stop.
+     */
+    public ServiceConsumer consumer(Service service) {
         return consumers.get(service);
     }
 
     /**
-     * How many messages each parking lot holds, by its service, read with one passive declare per service.
+     * How many messages each parking lot holds, by its service, read with one passive declare per service over the
+     * AMQP 0.9.1 connection, whatever protocol the service is consumed over.
      *
      * @throws IOException if the consumers are not connected, or the broker refuses a declare
      */
@@ -131,12 +155,12 @@ public final class RetryConsumers implements SmartLifecycle {
         if (handlers.isEmpty()) {
             return Map.of();
         }
-        ConsumerConnection current = connection;
-        if (current == null || !current.connection().isOpen()) {
+        Connections current = connection;
+        if (current == null || !current.amqp091().connection().isOpen()) {
             throw new IOException("the retry consumers are not connected");
         }
         Map<Service, Long> depths = new LinkedHashMap<>();
-        Channel channel = current.connection().createChannel();
+        Channel channel = current.amqp091().connection().createChannel();
         if (channel == null) {
             throw new IOException("the connection has no channel left");
         }
@@ -166,14 +190,16 @@ public final class RetryConsumers implements SmartLifecycle {
                 running = true;
                 return;
             }
-            ConsumerConnection opened;
+            Connections opened;
             try {
                 opened = open();
             } catch (IOException e) {
                 if (properties.isFailFast()) {
-                    throw new RetryConfigurationException(List.of(e.getMessage()), "Start RabbitMQ, or point "
-                            + "spring.rabbitmq.addresses at it; or set retry.fail-fast=false to start the application "
-                            + "and consume as soon as the broker answers.");
+                    throw new RetryConfigurationException(List.of(e.getMessage()),
+                            e instanceof Amqp10Connector.Unavailable unavailable ? unavailable.action()
+                                    : "Start RabbitMQ, or point spring.rabbitmq.addresses at it; or set "
+                                            + "retry.fail-fast=false to start the application and consume as soon as "
+                                            + "the broker answers.");
                 }
                 running = true;
                 notConnected = e.getMessage();
@@ -203,10 +229,14 @@ public final class RetryConsumers implements SmartLifecycle {
         reconnecting.schedule(() -> {
             String failure;
             try {
-                ConsumerConnection opened = open();
+                Connections opened = open();
                 synchronized (lock) {
                     if (attempts != attempt || !running) {
                         opened.close();
+                        if (!running && amqp10 != null) {
+                            // A stop came while this try connected: what it opened goes with it.
+                            amqp10.close();
+                        }
                         return;
                     }
                     consume(opened);
@@ -214,7 +244,8 @@ public final class RetryConsumers implements SmartLifecycle {
                     reconnecting.shutdown();
                     reconnecting = null;
                     log.info("The retry consumers connected to RabbitMQ at {}:{}",
-                            opened.connection().getAddress().getHostAddress(), opened.connection().getPort());
+                            opened.amqp091().connection().getAddress().getHostAddress(),
+                            opened.amqp091().connection().getPort());
                     return;
                 }
             } catch (IOException | RuntimeException e) {
@@ -233,9 +264,32 @@ public final class RetryConsumers implements SmartLifecycle {
         }, delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private ConsumerConnection open() throws IOException {
-        int threads = handlers.stream().mapToInt(handler -> handler.settings().getConsumers()).sum();
-        return ConsumerConnection.open(factory, details, threads, connectionName);
+    /**
+     * Opens the AMQP 0.9.1 connection, which also declares the topology and reads the parking lots, then the AMQP
+     * 1.0 one where a service needs it; closes the first if the second fails.
+     */
+    private Connections open() throws IOException {
+        int threads = handlers.stream().filter(handler -> handler.service().protocol() != Protocol.AMQP_1_0)
+                .mapToInt(handler -> handler.settings().getConsumers()).sum();
+        ConsumerConnection amqp091 = ConsumerConnection.open(factory, details, Math.max(1, threads), connectionName);
+        List<ServiceHandler> overAmqp10 = handlers.stream()
+                .filter(handler -> handler.service().protocol() == Protocol.AMQP_1_0).toList();
+        if (overAmqp10.isEmpty()) {
+            return new Connections(amqp091, null);
+        }
+        try {
+            Object version = amqp091.connection().getServerProperties().get("version");
+            return new Connections(amqp091, amqp10.open(amqp10Settings, amqp10Services(),
+                    overAmqp10.stream().mapToInt(handler -> handler.settings().getConsumers()).sum(), connectionName,
+                    version == null ? null : version.toString()));
+        } catch (IOException | RuntimeException e) {
+            amqp091.close();
+            throw e;
+        }
+    }
+
+    private List<Service> amqp10Services() {
+        return services().stream().filter(service -> service.protocol() == Protocol.AMQP_1_0).toList();
     }
 
     /**
@@ -245,14 +299,14 @@ public final class RetryConsumers implements SmartLifecycle {
      * @throws RetryConfigurationException naming the service, the queue, the virtual host and the broker's answer
      *     when a service cannot consume
      */
-    private void consume(ConsumerConnection opened) {
-        Map<Service, RetryingConsumer> started = new LinkedHashMap<>();
+    private void consume(Connections opened) {
+        Map<Service, ServiceConsumer> started = new LinkedHashMap<>();
         connection = opened;
         try {
             if (properties.isDeclareTopology()) {
                 try {
-                    TopologyDeclaration.declare(specs, opened.connection(), properties.getManagement(), details,
-                            vhost);
+                    TopologyDeclaration.declare(specs, opened.amqp091().connection(), properties.getManagement(),
+                            details, vhost);
                 } catch (IOException e) {
                     throw new UncheckedIOException("the retry topology could not be declared in virtual host '"
                             + vhost + "': " + Refusal.describe(e), e);
@@ -268,9 +322,13 @@ public final class RetryConsumers implements SmartLifecycle {
         consumers = Collections.unmodifiableMap(started);
     }
 
-    private RetryingConsumer start(ServiceHandler handler) {
+    private ServiceConsumer start(ServiceHandler handler) {
         Service service = handler.service();
-        RetryingConsumer.Builder builder = RetryingConsumer.builder(connection.connection(), handler.routes())
+        if (service.protocol() == Protocol.AMQP_1_0) {
+            return connection.amqp10().start(handler, codec, customizers);
+        }
+        RetryingConsumer.Builder builder = RetryingConsumer.builder(connection.amqp091().connection(),
+                handler.routes())
                 .codec(codec)
                 .consumers(handler.settings().getConsumers())
                 .prefetch(handler.settings().getPrefetch());
@@ -279,28 +337,37 @@ public final class RetryConsumers implements SmartLifecycle {
         try {
             consumer = builder.start();
         } catch (IOException e) {
-            throw cannotConsume(handler, e);
+            boolean missing = Refusal.of(e).map(refusal -> refusal.code() == Refusal.NOT_FOUND).orElse(false);
+            throw cannotConsume(handler, vhost, null, Refusal.describe(e), missing ? createQueues(vhost) : null);
         }
         customizers.forEach(customizer -> customizer.started(consumer));
         return consumer;
     }
 
-    /** Names the service, its queue and virtual host, and says what the broker answered and what to do. */
-    private RetryConfigurationException cannotConsume(ServiceHandler handler, IOException e) {
+    /**
+     * Names the service, its queue and virtual host, and says what the broker answered and what to do.
+     *
+     * @param protocol said where it is not AMQP 0.9.1, such as {@code AMQP 1.0}; else null
+     * @param action what to do; null for a refusal that only permissions explain
+     */
+    static RetryConfigurationException cannotConsume(ServiceHandler handler, String vhost, String protocol,
+            String answer, String action) {
         Service service = handler.service();
         String problem = "service '" + service.name() + "' (handler bean '" + handler.beanName() + "') could not "
-                + "consume queue '" + service.queue() + "' in virtual host '" + vhost + "': " + Refusal.describe(e);
-        boolean missing = Refusal.of(e).map(refusal -> refusal.code() == Refusal.NOT_FOUND).orElse(false);
-        if (!missing) {
-            return new RetryConfigurationException(List.of(problem), "Check that the user of spring.rabbitmq may "
-                    + "consume from virtual host '" + vhost + "'.");
-        }
-        return new RetryConfigurationException(List.of(problem), "Create the queues of retry.yml in virtual host '"
-                + vhost + "' before the application starts: import the generated definitions.vhost.json "
-                + "(POST /api/definitions/" + URLEncoder.encode(vhost, StandardCharsets.UTF_8) + " of the management "
-                + "API), or run the command line's 'apply' with --uri naming the virtual host; in development, "
-                + "retry.declare-topology=true declares them when the consumers connect. The consumers use "
-                + "spring.rabbitmq.virtual-host where it is set, else the vhost of retry.yml.");
+                + "consume queue '" + service.queue() + "' in virtual host '" + vhost + "'"
+                + (protocol == null ? "" : " over " + protocol) + ": " + answer;
+        return new RetryConfigurationException(List.of(problem), action != null ? action
+                : "Check that the user of spring.rabbitmq may consume from virtual host '" + vhost + "'.");
+    }
+
+    /** What to do about a queue of retry.yml that the virtual host does not have. */
+    static String createQueues(String vhost) {
+        return "Create the queues of retry.yml in virtual host '" + vhost + "' before the application starts: import "
+                + "the generated definitions.vhost.json (POST /api/definitions/"
+                + URLEncoder.encode(vhost, StandardCharsets.UTF_8) + " of the management API), or run the command "
+                + "line's 'apply' with --uri naming the virtual host; in development, retry.declare-topology=true "
+                + "declares them when the consumers connect. The consumers use spring.rabbitmq.virtual-host where it "
+                + "is set, else the vhost of retry.yml.";
     }
 
     @Override
@@ -313,9 +380,12 @@ public final class RetryConsumers implements SmartLifecycle {
                 reconnecting = null;
             }
             notConnected = null;
-            Collection<RetryingConsumer> stopping = consumers.values();
+            Collection<ServiceConsumer> stopping = consumers.values();
             consumers = Map.of();
             stopAll(stopping);
+            if (amqp10 != null) {
+                amqp10.close();
+            }
         }
     }
 
@@ -332,10 +402,10 @@ public final class RetryConsumers implements SmartLifecycle {
         stopping.start();
     }
 
-    /** Stops these consumers at once, each within the stop timeout, then closes the connection. */
-    private void stopAll(Collection<RetryingConsumer> stopping) {
+    /** Stops these consumers at once, each within the stop timeout, then closes the connections. */
+    private void stopAll(Collection<ServiceConsumer> stopping) {
         List<CompletableFuture<Void>> stops = new ArrayList<>();
-        for (RetryingConsumer consumer : stopping) {
+        for (ServiceConsumer consumer : stopping) {
             stops.add(CompletableFuture.runAsync(() -> {
                 try {
                     if (!consumer.stop(stopTimeout)) {
@@ -367,5 +437,29 @@ public final class RetryConsumers implements SmartLifecycle {
     @Override
     public int getPhase() {
         return DEFAULT_PHASE;
+    }
+
+    /**
+     * The consumers' connections: over AMQP 0.9.1 always, over AMQP 1.0 where a service is consumed over it.
+     *
+     * @param amqp10 null where no service is consumed over AMQP 1.0
+     */
+    private record Connections(ConsumerConnection amqp091, Amqp10Connector.Opened amqp10) implements AutoCloseable {
+
+        boolean isOpen() {
+            return amqp091.connection().isOpen() && (amqp10 == null || amqp10.isOpen());
+        }
+
+        /** Closes the AMQP 1.0 connection, then the AMQP 0.9.1 one. */
+        @Override
+        public void close() {
+            try {
+                if (amqp10 != null) {
+                    amqp10.close();
+                }
+            } finally {
+                amqp091.close();
+            }
+        }
     }
 }

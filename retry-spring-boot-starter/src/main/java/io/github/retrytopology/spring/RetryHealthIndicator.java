@@ -2,6 +2,7 @@ package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,9 +14,10 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Reports each service's consumers and its parking lot, from the consumers' own state: DOWN while the consumers are
- * stopped or not connected, while a service's consumers are not all subscribed ({@link RetryingConsumer#isRunning()},
- * which counts one consumer as enough during its cautious start), or when a parking lot holds more messages than
+ * Reports each service's consumers and its parking lot, from the consumers' own state, over either protocol: DOWN
+ * while the consumers are stopped or not connected (over AMQP 1.0 too, where a service is consumed over it), while a
+ * service's consumers are not all subscribed ({@link ServiceConsumer#isRunning()}; {@link RetryingConsumer} counts
+ * one consumer as enough during its cautious start), or when a parking lot holds more messages than
  * {@code retry.health.parking-lot-threshold}.
  *
  * <p>A probe costs the broker nothing but the parking lots' depths, which it reads with a channel and a passive
@@ -55,12 +57,13 @@ final class RetryHealthIndicator extends AbstractHealthIndicator {
         boolean up = connected;
         Map<String, Object> services = new LinkedHashMap<>();
         for (Service service : consumers.services()) {
-            RetryingConsumer consumer = consumers.consumer(service);
+            ServiceConsumer consumer = consumers.consumer(service);
             boolean subscribed = consumer != null && consumer.isRunning();
             Long depth = parked.get(service);
             up &= subscribed && (threshold == null || depth == null || depth <= threshold);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("queue", service.queue());
+            details.put("protocol", service.protocol().id());
             details.put("consumers", consumers.consumersConfigured(service));
             details.put("consumersRunning", consumer == null ? 0 : consumer.consumersRunning());
             details.put("parkingLot", service.parkingLot());

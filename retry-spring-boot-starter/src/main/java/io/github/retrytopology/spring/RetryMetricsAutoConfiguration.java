@@ -1,7 +1,9 @@
 package io.github.retrytopology.spring;
 
 import io.github.retrytopology.model.Service;
+import io.github.retrytopology.runtime.consumer.Amqp10RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import io.github.retrytopology.runtime.metrics.MicrometerRetryMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,7 +14,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * The consumers' metrics in the application's {@link MeterRegistry}: {@code retry.messages},
  * {@code messaging.process.duration}, {@code retry.consumers.running} and the rest that
- * {@link MicrometerRetryMetrics} names.
+ * {@link MicrometerRetryMetrics} names, for the consumers of either protocol.
  */
 @AutoConfiguration(before = RetryAutoConfiguration.class, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -31,7 +33,12 @@ public final class RetryMetricsAutoConfiguration {
             }
 
             @Override
-            public void started(RetryingConsumer consumer) {
+            public void customize(Service service, Amqp10RetryingConsumer.Builder builder) {
+                builder.listener(metrics).observer(metrics);
+            }
+
+            @Override
+            public void started(ServiceConsumer consumer) {
                 metrics.watch(consumer);
             }
         };

@@ -9,7 +9,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The {@code retry.*} properties: whether the services of {@code retry.yml} are consumed, how many consumers each
  * has and with what prefetch, whether an unreachable broker fails the start-up, whether the topology is declared,
- * and the health indicator's threshold.
+ * where the AMQP 1.0 connection goes where it differs from {@code spring.rabbitmq.*}, and the health indicator's
+ * threshold.
+ *
+ * <p>Which protocol a service is consumed over is not a property: it is the service's {@code protocol} in
+ * {@code retry.yml} ({@code amqp-0.9.1} by default, or {@code amqp-1.0}), because the topology, the delays and the
+ * queue's policy follow from it.
  */
 @ConfigurationProperties("retry")
 public class RetryProperties {
@@ -41,6 +46,8 @@ public class RetryProperties {
     private Map<String, Service> services = new LinkedHashMap<>();
 
     private final Management management = new Management();
+
+    private final Amqp10 amqp10 = new Amqp10();
 
     private final Health health = new Health();
 
@@ -86,6 +93,10 @@ public class RetryProperties {
 
     public Management getManagement() {
         return management;
+    }
+
+    public Amqp10 getAmqp10() {
+        return amqp10;
     }
 
     public Health getHealth() {
@@ -149,6 +160,43 @@ public class RetryProperties {
 
         public void setUrl(URI url) {
             this.url = url;
+        }
+    }
+
+    /**
+     * The AMQP 1.0 connection of the services whose spec says {@code protocol: amqp-1.0}, opened only where one is
+     * consumed. It takes spring.rabbitmq's addresses, credentials, virtual host and SSL bundle; these properties
+     * change only what must differ. RabbitMQ 4 serves both protocols on the same listener, so by default nothing
+     * does.
+     */
+    public static class Amqp10 {
+
+        /**
+         * The port of the broker's AMQP 1.0 listener, for each of spring.rabbitmq's hosts; unset, each address's own
+         * port (RabbitMQ serves AMQP 0.9.1 and 1.0 on 5672, and on 5671 with TLS).
+         */
+        private Integer port;
+
+        /**
+         * The one host to open the AMQP 1.0 connection to, such as a load balancer of its own; unset, the hosts of
+         * spring.rabbitmq.addresses (or spring.rabbitmq.host).
+         */
+        private String host;
+
+        public Integer getPort() {
+            return port;
+        }
+
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        public String getHost() {
+            return host;
+        }
+
+        public void setHost(String host) {
+            this.host = host;
         }
     }
 

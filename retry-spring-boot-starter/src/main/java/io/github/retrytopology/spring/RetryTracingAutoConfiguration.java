@@ -1,5 +1,8 @@
 package io.github.retrytopology.spring;
 
+import io.github.retrytopology.model.Service;
+import io.github.retrytopology.runtime.consumer.Amqp10RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.DeliveryObserver;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.tracing.MicrometerObservationTracing;
 import io.github.retrytopology.runtime.tracing.OpenTelemetryTracing;
@@ -40,8 +43,7 @@ public final class RetryTracingAutoConfiguration {
 
         @Bean
         RetryConsumerCustomizer retryTracingCustomizer(OpenTelemetry openTelemetry) {
-            OpenTelemetryTracing tracing = OpenTelemetryTracing.of(openTelemetry);
-            return (service, builder) -> builder.observer(tracing);
+            return new Observing(OpenTelemetryTracing.of(openTelemetry));
         }
     }
 
@@ -57,8 +59,21 @@ public final class RetryTracingAutoConfiguration {
             if (tracer == Tracer.NOOP) {
                 return (service, builder) -> { };
             }
-            MicrometerObservationTracing tracing = MicrometerObservationTracing.of(registry);
-            return (service, builder) -> builder.observer(tracing);
+            return new Observing(MicrometerObservationTracing.of(registry));
+        }
+    }
+
+    /** Adds a tracer's observer to the consumers of either protocol. */
+    private record Observing(DeliveryObserver observer) implements RetryConsumerCustomizer {
+
+        @Override
+        public void customize(Service service, RetryingConsumer.Builder builder) {
+            builder.observer(observer);
+        }
+
+        @Override
+        public void customize(Service service, Amqp10RetryingConsumer.Builder builder) {
+            builder.observer(observer);
         }
     }
 }

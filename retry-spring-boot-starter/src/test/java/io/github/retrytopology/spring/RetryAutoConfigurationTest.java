@@ -17,6 +17,7 @@ import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -103,6 +104,14 @@ class RetryAutoConfigurationTest {
     }
 
     @Test
+    void wiresTheAmqp10ConnectorOnlyWhereRabbitMqsAmqp10ClientIsOnTheClassPath() {
+        runner.run(context -> assertThat(context).hasSingleBean(Amqp10Connector.class));
+        runner.withClassLoader(new FilteredClassLoader("com.rabbitmq.client.amqp."))
+                .run(context -> assertThat(context).hasSingleBean(RetryConsumers.class)
+                        .doesNotHaveBean(Amqp10Connector.class));
+    }
+
+    @Test
     void wiresNothingWhenRetryIsOff() {
         runner.withPropertyValues("retry.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(RetryConsumers.class)
@@ -123,6 +132,7 @@ class RetryAutoConfigurationTest {
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         assertThat(metadata).contains("\"name\": \"retry.enabled\"", "\"name\": \"retry.declare-topology\"",
+                "\"name\": \"retry.amqp10.port\"", "\"name\": \"retry.amqp10.host\"",
                 "\"name\": \"retry.services\"", "\"name\": \"retry.management.url\"",
                 "\"name\": \"retry.health.parking-lot-threshold\"",
                 // IDEs complete retry.services.<service>.consumers, .prefetch and .enabled from the map's value type.

@@ -9,6 +9,7 @@ import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.DeliveryObserver;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -79,19 +80,28 @@ public final class MicrometerRetryMetrics implements RetryListener, DeliveryObse
     }
 
     /**
-     * Reports how many of this consumer's consumers are subscribed, as {@code retry.consumers.running}. A consumer
-     * watched in the place of a stopped one of the same service, as after a restart, takes over its gauge.
+     * Reports how many of this consumer's consumers are subscribed, as {@code retry.consumers.running}, over either
+     * protocol. A consumer watched in the place of a stopped one of the same service, as after a restart, takes over
+     * its gauge.
      */
-    public MicrometerRetryMetrics watch(RetryingConsumer consumer) {
+    public MicrometerRetryMetrics watch(ServiceConsumer consumer) {
         Key key = Key.of("retry.consumers.running", consumer.service());
         Gauge watched = registry.find(key.name).tags(key.tags()).gauge();
         if (watched != null) {
             registry.remove(watched);
         }
-        Gauge.builder(key.name, consumer, RetryingConsumer::consumersRunning)
+        Gauge.builder(key.name, consumer, ServiceConsumer::consumersRunning)
                 .description(key.description()).tags(key.tags())
                 .register(registry);
         return this;
+    }
+
+    /**
+     * The same as {@link #watch(ServiceConsumer)}: the form the API had before the AMQP 1.0 consumer, kept so that
+     * callers compiled against it still link.
+     */
+    public MicrometerRetryMetrics watch(RetryingConsumer consumer) {
+        return watch((ServiceConsumer) consumer);
     }
 
     @Override
