@@ -160,9 +160,15 @@ public final class Amqp10Messages {
      * When the message first failed, as its annotation says, as this project writes a time; null if it has not
      * failed over AMQP 1.0 yet. The broker keeps the annotation with the message through its retries; the retry
      * headers of a message published to an exchange are stale copies, and are not read.
+     *
+     * <p>Nor is the annotation on a message whose failures the queue has not counted: it came with the message from
+     * elsewhere. A message the broker parked by its delivery limit keeps the annotation, which the parking lot shows
+     * over AMQP 0.9.1 as a header, and a replay sends that header back, which RabbitMQ hands an AMQP 1.0 consumer as
+     * the annotation again (4.3.6): read, it would make the replayed message's first failure one from before its
+     * replay.
      */
     public static @Nullable String firstFailure(Message message) {
-        return message.annotation(FIRST_FAILURE) instanceof String first ? first : null;
+        return message.deliveryCount() > 0 && message.annotation(FIRST_FAILURE) instanceof String first ? first : null;
     }
 
     /** Writes one header as an application property; false if its value is not one AMQP 1.0 allows there. */
