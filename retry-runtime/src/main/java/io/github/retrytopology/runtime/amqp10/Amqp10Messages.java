@@ -38,6 +38,9 @@ public final class Amqp10Messages {
      */
     public static final String FIRST_FAILURE = "x-opt-retry-first-failure";
 
+    /** What the client reads as the time to live of a message that has none: 2^32 - 1, in milliseconds. */
+    private static final long NO_TIME_TO_LIVE = 0xFFFF_FFFFL;
+
     private Amqp10Messages() {
     }
 
@@ -69,10 +72,14 @@ public final class Amqp10Messages {
         return message.subject() == null ? "" : message.subject();
     }
 
-    /** Its time to live, as AMQP 0.9.1 writes an expiration: milliseconds, as text; null if none. */
+    /**
+     * Its time to live, as AMQP 0.9.1 writes an expiration: milliseconds, as text; null if none. The client reads a
+     * message without one as one with the largest an AMQP 1.0 header holds, 4294967295 ms (about
+     * 49.7 days), and tells the two apart in no other way: that one is taken for none.
+     */
     public static @Nullable String expiration(Message message) {
         Duration ttl = message.ttl();
-        return ttl == null ? null : Long.toString(ttl.toMillis());
+        return ttl == null || ttl.toMillis() >= NO_TIME_TO_LIVE ? null : Long.toString(ttl.toMillis());
     }
 
     /** Its message id as text; null if none. */

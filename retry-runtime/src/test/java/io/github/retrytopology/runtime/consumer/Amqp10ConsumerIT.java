@@ -34,6 +34,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -184,6 +185,38 @@ class Amqp10ConsumerIT {
         assertThat(events.parks).isEmpty();
         assertThat(channel.messageCount(orders.parkingLot())).isZero();
         assertThat(consumer.inFlight()).isZero();
+    }
+
+    /**
+     * The client reads a message without a time to live as one with the largest an AMQP 1.0 header holds, 2^32 - 1
+     * ms: that is no expiration, not one of 49.7 days, neither for the handler nor in the parked copy's headers.
+     */
+    @Test
+    void givesAnExpirationOnlyToAMessagePublishedWithOne() throws Exception {
+        requireDelayedRetry();
+        List<DeliveryContext> contexts = new CopyOnWriteArrayList<>();
+        start(context -> {
+            contexts.add(context);
+            throw new IllegalArgumentException("bad input");
+        });
+
+        publish("hello");
+        channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder().deliveryMode(2)
+                .messageId("m-expiring").expiration("60000").build(), "expiring".getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 2);
+        assertThat(contexts).extracting(context -> context.messageId().orElseThrow(),
+                DeliveryContext::originalExpiration, context -> context.properties().getExpiration())
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("m-hello", Optional.empty(), null),
+                        org.assertj.core.groups.Tuple.tuple("m-expiring", Optional.of("60000"), "60000"));
+        Map<String, Optional<String>> parked = new LinkedHashMap<>();
+        for (GetResponse got; (got = channel.basicGet(orders.parkingLot(), true)) != null; ) {
+            parked.put(got.getProps().getMessageId(),
+                    RetryHeaders.of(Received.headers(got.getProps().getHeaders())).originalExpiration());
+        }
+        assertThat(parked).containsOnly(Map.entry("m-hello", Optional.empty()),
+                Map.entry("m-expiring", Optional.of("60000")));
     }
 
     @Test
