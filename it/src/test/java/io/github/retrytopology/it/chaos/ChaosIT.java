@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.amqp.Environment;
+import com.rabbitmq.client.amqp.impl.AmqpEnvironmentBuilder;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.model.topology.Policy;
 import io.github.retrytopology.model.topology.Queue;
@@ -15,6 +17,7 @@ import io.github.retrytopology.model.topology.Topology;
 import io.github.retrytopology.runtime.consumer.DeliveryContext;
 import io.github.retrytopology.runtime.consumer.RetryListener;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
+import io.github.retrytopology.runtime.consumer.ServiceConsumer;
 import io.github.retrytopology.runtime.testing.Broker;
 import io.github.retrytopology.runtime.testing.Patience;
 import io.github.retrytopology.runtime.testing.PrivateBroker;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -70,6 +74,7 @@ class ChaosIT {
     private static final long DEFAULT_RECOVERY_INTERVAL = new ConnectionFactory().getNetworkRecoveryInterval();
     private static final List<Tally.Row> ROWS = new CopyOnWriteArrayList<>();
     private static PrivateBroker node;
+    private static Environment amqp10;
 
     @AfterAll
     static void report() throws IOException {
@@ -81,6 +86,14 @@ class ChaosIT {
         Files.write(Path.of("target", "chaos.md"), lines, StandardCharsets.UTF_8);
         if (node != null) {
             node.close();
+        }
+        if (amqp10 != null) {
+            try {
+                amqp10.close();
+            } catch (RejectedExecutionException late) {
+                // amqp-client 1.5.0 shuts its recovery executor down before the event loop that runs on it, whose
+                // close may then be refused (rabbitmq-amqp-java-client#463): the connections are closed by then.
+            }
         }
     }
 
@@ -95,10 +108,7 @@ class ChaosIT {
         long started = System.nanoTime();
         target.publish(workload);
         AtomicInteger kills = new AtomicInteger();
-        Connection connection = target.connect("chaos-consumer");
-        try {
-            RetryingConsumer consumer = ChaosWorker.consumer(connection, service, tally, Duration.ofMillis(8))
-                    .listener(heard).start();
+        try (Consuming consuming = target.consume("chaos-consumer", tally, Duration.ofMillis(8), heard)) {
             long nextKill = System.nanoTime() + pause(2_000, 3_000);
             while (!target.done(tally) && !outOfPatience(started)) {
                 if (System.nanoTime() - nextKill > 0) {
@@ -107,11 +117,7 @@ class ChaosIT {
                 }
                 Thread.sleep(100);
             }
-            consumer.stop(Duration.ofSeconds(10));
-        } finally {
-            // Not close: a kill just before the run settled leaves the connection recovering, and closing it then
-            // throws AlreadyClosedException.
-            connection.abort();
+            consuming.consumer().stop(Duration.ofSeconds(10));
         }
         finish("connection killed every 2-3 s (handlers take 8 ms)" + service.label(), target, tally, started,
                 kills + " connections killed; " + heard);
@@ -441,7 +447,35 @@ class ChaosIT {
         }
 
         Connection connect(String name) throws IOException {
-            return connect(name, 200);
+            return connect(name, ChaosWorker.RECOVERY_INTERVAL.toMillis());
+        }
+
+        /**
+         * Starts the service's consumers as {@link ChaosWorker} does, on a connection of the service's protocol under
+         * this name, which the client recovers after {@link ChaosWorker#RECOVERY_INTERVAL}.
+         */
+        Consuming consume(String name, Tally tally, Duration work, RetryListener listener) throws IOException {
+            if (service.overAmqp10()) {
+                com.rabbitmq.client.amqp.Connection connection = ChaosWorker.amqp10Connection(amqp10(),
+                        broker.amqpUri(vhost), name);
+                try {
+                    return new Consuming(ChaosWorker.amqp10Consumer(connection, service, tally, work)
+                            .listener(listener).start(), connection::close);
+                } catch (RuntimeException e) {
+                    connection.close();
+                    throw e;
+                }
+            }
+            Connection connection = connect(name);
+            try {
+                // Not close: a kill just before the run settled leaves the connection recovering, and closing it
+                // then throws AlreadyClosedException.
+                return new Consuming(ChaosWorker.consumer(connection, service, tally, work).listener(listener).start(),
+                        connection::abort);
+            } catch (IOException | RuntimeException e) {
+                connection.abort();
+                throw e;
+            }
         }
 
         /** A connection that the client recovers this many milliseconds after it is lost. */
@@ -521,6 +555,22 @@ class ChaosIT {
                     channel.queueDelete(queue.name());
                 }
             }
+        }
+    }
+
+    /** The AMQP 1.0 client's environment, its threads shared by the suite's connections on that protocol. */
+    private static synchronized Environment amqp10() {
+        if (amqp10 == null) {
+            amqp10 = new AmqpEnvironmentBuilder().build();
+        }
+        return amqp10;
+    }
+
+    /** A service's running consumers, and how to let go of their connection once they are stopped. */
+    record Consuming(ServiceConsumer consumer, Runnable disconnect) implements AutoCloseable {
+        @Override
+        public void close() {
+            disconnect.run();
         }
     }
 

@@ -2,6 +2,10 @@ package io.github.retrytopology.it.chaos;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.amqp.BackOffDelayPolicy;
+import com.rabbitmq.client.amqp.Environment;
+import com.rabbitmq.client.amqp.impl.AmqpEnvironmentBuilder;
+import io.github.retrytopology.runtime.consumer.Amqp10RetryingConsumer;
 import io.github.retrytopology.runtime.consumer.MessageHandler;
 import io.github.retrytopology.runtime.consumer.RetryingConsumer;
 import io.github.retrytopology.runtime.testing.Patience;
@@ -17,7 +21,8 @@ import java.time.Duration;
  * down: it fails each message as {@link Workload} says, halts its JVM on a poison message, and writes each
  * success to a file before returning, so that what it did outlives a {@code kill -9}.
  *
- * <p>Arguments: the AMQP URI of the virtual host, the file to append successes to, and the {@link WorkService}.
+ * <p>Arguments: the AMQP URI of the virtual host, the file to append successes to, and the {@link WorkService}, whose
+ * protocol picks the consumer: {@link RetryingConsumer} over AMQP 0.9.1, {@link Amqp10RetryingConsumer} over AMQP 1.0.
  */
 public final class ChaosWorker {
 
@@ -25,6 +30,8 @@ public final class ChaosWorker {
     static final int POISONED = 37;
     static final int PREFETCH = 20;
     static final int CONSUMERS = 2;
+    /** How long a client waits before it recovers a lost connection, on either protocol. */
+    static final Duration RECOVERY_INTERVAL = Duration.ofMillis(200);
 
     /** Hears that a message's handler returned. */
     @FunctionalInterface
@@ -62,21 +69,52 @@ public final class ChaosWorker {
                 .prefetch(PREFETCH).consumers(CONSUMERS);
     }
 
+    /** The same over AMQP 1.0, for a service consumed on that protocol. */
+    static Amqp10RetryingConsumer.Builder amqp10Consumer(com.rabbitmq.client.amqp.Connection connection,
+            WorkService service, Successes successes, Duration work) {
+        return Amqp10RetryingConsumer.builder(connection, service.routes(handler(successes, work)))
+                .prefetch(PREFETCH).consumers(CONSUMERS);
+    }
+
+    /**
+     * An AMQP 1.0 connection to the virtual host of this URI, under this name (the management API lists it as the
+     * {@code connection_name} of its client properties), which the client recovers after {@link #RECOVERY_INTERVAL},
+     * its subscriptions and publishers with it.
+     */
+    static com.rabbitmq.client.amqp.Connection amqp10Connection(Environment environment, String uri, String name) {
+        return environment.connectionBuilder().uri(uri).name(name)
+                .recovery().activated(true).topology(true)
+                .backOffDelayPolicy(BackOffDelayPolicy.fixed(RECOVERY_INTERVAL))
+                .connectionBuilder()
+                .build();
+    }
+
     public static void main(String[] args) throws Exception {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setUri(args[0]);
-        factory.setConnectionTimeout((int) Patience.CONNECT.toMillis());
-        factory.setHandshakeTimeout((int) Patience.CONNECT.toMillis());
-        factory.setNetworkRecoveryInterval(200);
         OutputStream out = new FileOutputStream(Path.of(args[1]).toFile(), true);
-        Connection connection = factory.newConnection("chaos-worker");
-        consumer(connection, WorkService.valueOf(args[2]), (id, attempt) -> {
+        Successes written = (id, attempt) -> {
             synchronized (out) {
                 out.write((id + " " + attempt + "\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
-        }, Duration.ZERO).start();
+        };
+        WorkService service = WorkService.valueOf(args[2]);
+        if (service.overAmqp10()) {
+            Environment environment = new AmqpEnvironmentBuilder().build();
+            amqp10Consumer(amqp10Connection(environment, args[0], "chaos-worker"), service, written, Duration.ZERO)
+                    .start();
+        } else {
+            consumer(connect(args[0]), service, written, Duration.ZERO).start();
+        }
         Thread.sleep(Duration.ofMinutes(5).toMillis());
         System.exit(1);
+    }
+
+    private static Connection connect(String uri) throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(uri);
+        factory.setConnectionTimeout((int) Patience.CONNECT.toMillis());
+        factory.setHandshakeTimeout((int) Patience.CONNECT.toMillis());
+        factory.setNetworkRecoveryInterval(RECOVERY_INTERVAL.toMillis());
+        return factory.newConnection("chaos-worker");
     }
 }

@@ -109,9 +109,10 @@ final class Tally implements ChaosWorker.Successes {
     /**
      * Whether a message belongs in the parking lot, for the reason it is there: a message that fails every
      * time after its last attempt, a poison message by the broker's delivery limit. Where the broker delays
-     * retries it counts a delivery that ended in a crash or a lost connection as a failed attempt, as RabbitMQ 4.3
-     * counts it: there any message may be parked once its attempts so counted are spent, by the consumer after
-     * its last one failed or by the broker after its last one crashed, and never before.
+     * retries (with {@code delayBy: broker}, and for every service consumed over AMQP 1.0) it counts a delivery that
+     * ended in a crash or a lost connection as a failed attempt, as RabbitMQ 4.3 counts it: there any message may be
+     * parked once its attempts so counted are spent, by the consumer after its last one failed or by the broker
+     * after its last one crashed, and never before.
      */
     private boolean parkedRightly(String id, ParkedMessage parked) {
         int maxAttempts = service.service.retryPolicy().maxAttempts();

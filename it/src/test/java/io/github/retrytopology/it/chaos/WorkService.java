@@ -1,5 +1,6 @@
 package io.github.retrytopology.it.chaos;
 
+import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.RetrySpec;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.Tier;
@@ -14,9 +15,11 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The chaos suite's service {@code work} as each delay backend has it, from code the plugin generated: the same
- * routing key, attempts and delays, retried through tier queues ({@code specs/chaos.yml}) or held back by the
- * broker ({@code specs/chaos-broker.yml}, RabbitMQ 4.3.1 and later).
+ * The chaos suite's service {@code work} as each delay backend and protocol has it, from code the plugin generated:
+ * the same routing key and attempts, retried through tier queues ({@code specs/chaos.yml}), held back by the
+ * broker's queue ({@code specs/chaos-broker.yml}), or consumed over AMQP 1.0, each retry held back until the delivery
+ * time its consumer gives it, after delays that do not grow linearly ({@code specs/chaos-amqp10.yml}); the last two on
+ * RabbitMQ 4.3.1 and later.
  */
 enum WorkService {
     TIER_QUEUES(RetryTopology.SPEC, RetryTopology.WORK, RetryTopology.VHOST_DEFINITIONS, RetryTopology.class,
@@ -25,7 +28,12 @@ enum WorkService {
             io.github.retrytopology.it.chaos.broker.RetryTopology.WORK,
             io.github.retrytopology.it.chaos.broker.RetryTopology.VHOST_DEFINITIONS,
             io.github.retrytopology.it.chaos.broker.RetryTopology.class,
-            handler -> io.github.retrytopology.it.chaos.broker.WorkHandler.routes(handler::handle));
+            handler -> io.github.retrytopology.it.chaos.broker.WorkHandler.routes(handler::handle)),
+    AMQP10(io.github.retrytopology.it.chaos.amqp10.RetryTopology.SPEC,
+            io.github.retrytopology.it.chaos.amqp10.RetryTopology.WORK,
+            io.github.retrytopology.it.chaos.amqp10.RetryTopology.VHOST_DEFINITIONS,
+            io.github.retrytopology.it.chaos.amqp10.RetryTopology.class,
+            handler -> io.github.retrytopology.it.chaos.amqp10.WorkHandler.routes(handler::handle));
 
     final RetrySpec spec;
     final Service service;
@@ -66,12 +74,20 @@ enum WorkService {
         return service.delayBackend().id();
     }
 
-    /** What a chaos run's scenario adds for it: nothing on tier queues, the backend otherwise. */
+    /** What a chaos run's scenario adds for it: nothing on tier queues, the backend or the protocol otherwise. */
     String label() {
+        if (overAmqp10()) {
+            return ", over AMQP 1.0";
+        }
         return this == TIER_QUEUES ? "" : ", delays by the " + id();
     }
 
-    /** Whether the broker counts a crash as one of its attempts. */
+    /** Whether its consumer is an {@code Amqp10RetryingConsumer}, over an AMQP 1.0 connection. */
+    boolean overAmqp10() {
+        return service.protocol() == Protocol.AMQP_1_0;
+    }
+
+    /** Whether the broker counts a crash as one of its attempts: over AMQP 1.0 too, whose delays it holds. */
     boolean brokerCounts() {
         return service.delayBackend() == DelayBackend.BROKER;
     }

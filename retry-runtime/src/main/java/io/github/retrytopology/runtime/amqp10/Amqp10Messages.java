@@ -38,6 +38,9 @@ public final class Amqp10Messages {
      */
     public static final String FIRST_FAILURE = "x-opt-retry-first-failure";
 
+    /** What the client reads as the time to live of a message that has none: 2^32 - 1, in milliseconds. */
+    private static final long NO_TIME_TO_LIVE = 0xFFFF_FFFFL;
+
     private Amqp10Messages() {
     }
 
@@ -69,10 +72,14 @@ public final class Amqp10Messages {
         return message.subject() == null ? "" : message.subject();
     }
 
-    /** Its time to live, as AMQP 0.9.1 writes an expiration: milliseconds, as text; null if none. */
+    /**
+     * Its time to live, as AMQP 0.9.1 writes an expiration: milliseconds, as text; null if none. The client reads a
+     * message without one as one with the largest an AMQP 1.0 header holds, 4294967295 ms (about
+     * 49.7 days), and tells the two apart in no other way: that one is taken for none.
+     */
     public static @Nullable String expiration(Message message) {
         Duration ttl = message.ttl();
-        return ttl == null ? null : Long.toString(ttl.toMillis());
+        return ttl == null || ttl.toMillis() >= NO_TIME_TO_LIVE ? null : Long.toString(ttl.toMillis());
     }
 
     /** Its message id as text; null if none. */
@@ -160,9 +167,15 @@ public final class Amqp10Messages {
      * When the message first failed, as its annotation says, as this project writes a time; null if it has not
      * failed over AMQP 1.0 yet. The broker keeps the annotation with the message through its retries; the retry
      * headers of a message published to an exchange are stale copies, and are not read.
+     *
+     * <p>Nor is the annotation on a message whose failures the queue has not counted: it came with the message from
+     * elsewhere. A message the broker parked by its delivery limit keeps the annotation, which the parking lot shows
+     * over AMQP 0.9.1 as a header, and a replay sends that header back, which RabbitMQ hands an AMQP 1.0 consumer as
+     * the annotation again (4.3.6): read, it would make the replayed message's first failure one from before its
+     * replay.
      */
     public static @Nullable String firstFailure(Message message) {
-        return message.annotation(FIRST_FAILURE) instanceof String first ? first : null;
+        return message.deliveryCount() > 0 && message.annotation(FIRST_FAILURE) instanceof String first ? first : null;
     }
 
     /** Writes one header as an application property; false if its value is not one AMQP 1.0 allows there. */

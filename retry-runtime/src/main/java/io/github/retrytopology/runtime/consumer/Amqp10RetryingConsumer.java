@@ -200,9 +200,15 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
 
     // ---- On the client's dispatching threads ----
 
-    /** Handles one delivery to its end, or hands its park over; never throws, or the client would discard it. */
-    private void handle(Consumer.Context client, Message message) {
-        if (stopped) {
+    /**
+     * Handles one delivery of this consumer to its end, or hands its park over; never throws, or the client would
+     * discard it. A delivery of a consumer that is lost is not handled: the client still hands over the deliveries it
+     * took before its connection went, but the broker has them back already, each counted as a failed attempt, and
+     * would drop whatever outcome it was given, so that handling it would only do its work twice.
+     */
+    private void handle(Link link, Consumer.Context client, Message message) {
+        if (stopped || link.isLost()) {
+            // Released, if its link lives after all (a state event not heard yet): back at once, uncounted.
             client.requeue();
             return;
         }
@@ -385,6 +391,13 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
             return state.get() == Resource.State.OPEN;
         }
 
+        /** Whether it is gone, for now or for good: its connection recovering, or itself closing or closed. */
+        boolean isLost() {
+            Resource.State now = state.get();
+            return now == Resource.State.RECOVERING || now == Resource.State.CLOSING
+                    || now == Resource.State.CLOSED;
+        }
+
         void pause() {
             Consumer open = consumer;
             if (open != null) {
@@ -523,7 +536,7 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
                             .queue(service.queue())
                             .initialCredits(prefetch)
                             .listeners(context -> changed(settings, link, context))
-                            .messageHandler(consumer::handle)
+                            .messageHandler((context, message) -> consumer.handle(link, context, message))
                             .build();
                     link.state.compareAndSet(Resource.State.OPENING, Resource.State.OPEN);
                 }

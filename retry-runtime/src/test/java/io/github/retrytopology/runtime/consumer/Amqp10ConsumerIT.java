@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.amqp.BackOffDelayPolicy;
 import com.rabbitmq.client.amqp.Connection;
 import com.rabbitmq.client.amqp.Environment;
 import com.rabbitmq.client.amqp.impl.AmqpEnvironmentBuilder;
@@ -33,8 +34,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -184,6 +187,38 @@ class Amqp10ConsumerIT {
         assertThat(consumer.inFlight()).isZero();
     }
 
+    /**
+     * The client reads a message without a time to live as one with the largest an AMQP 1.0 header holds, 2^32 - 1
+     * ms: that is no expiration, not one of 49.7 days, neither for the handler nor in the parked copy's headers.
+     */
+    @Test
+    void givesAnExpirationOnlyToAMessagePublishedWithOne() throws Exception {
+        requireDelayedRetry();
+        List<DeliveryContext> contexts = new CopyOnWriteArrayList<>();
+        start(context -> {
+            contexts.add(context);
+            throw new IllegalArgumentException("bad input");
+        });
+
+        publish("hello");
+        channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder().deliveryMode(2)
+                .messageId("m-expiring").expiration("60000").build(), "expiring".getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 2);
+        assertThat(contexts).extracting(context -> context.messageId().orElseThrow(),
+                DeliveryContext::originalExpiration, context -> context.properties().getExpiration())
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("m-hello", Optional.empty(), null),
+                        org.assertj.core.groups.Tuple.tuple("m-expiring", Optional.of("60000"), "60000"));
+        Map<String, Optional<String>> parked = new LinkedHashMap<>();
+        for (GetResponse got; (got = channel.basicGet(orders.parkingLot(), true)) != null; ) {
+            parked.put(got.getProps().getMessageId(),
+                    RetryHeaders.of(Received.headers(got.getProps().getHeaders())).originalExpiration());
+        }
+        assertThat(parked).containsOnly(Map.entry("m-hello", Optional.empty()),
+                Map.entry("m-expiring", Optional.of("60000")));
+    }
+
     @Test
     void parksANonRetryableFailureAtOnce() throws Exception {
         requireDelayedRetry();
@@ -284,6 +319,57 @@ class Amqp10ConsumerIT {
         GetResponse back = channel.basicGet(orders.queue(), true);
         assertThat(back.getProps().getHeaders()).as("given back uncounted")
                 .doesNotContainKey(RetryHeaders.X_DELIVERY_COUNT);
+    }
+
+    /**
+     * The client hands over the deliveries it took before its connection went, though the broker has them back,
+     * each counted as a failed attempt, and drops whatever outcome they are given: handled, each would run twice.
+     */
+    @Test
+    void doesNotHandleTheDeliveriesItsClientStillHeldWhenItsConnectionWasLost() throws Exception {
+        requireDelayedRetry();
+        topology = broker.declare(spec);
+        for (int i = 0; i < 5; i++) {
+            publish("m" + i);
+        }
+        URI amqp = broker.broker().amqpUri();
+        String[] credentials = amqp.getUserInfo().split(":", 2);
+        Connection recovering = environment.connectionBuilder()
+                .host(amqp.getHost()).port(amqp.getPort() < 0 ? 5672 : amqp.getPort())
+                .username(credentials[0]).password(credentials[1]).virtualHost(broker.name())
+                .name("amqp10-connection-lost")
+                .recovery().backOffDelayPolicy(BackOffDelayPolicy.fixed(Duration.ofMillis(100))).connectionBuilder()
+                .build();
+        List<String> handled = new CopyOnWriteArrayList<>();
+        CountDownLatch lost = new CountDownLatch(1);
+        try {
+            consumer = Amqp10RetryingConsumer.builder(recovering, Routes.builder(orders).on("order.created", context -> {
+                handled.add(new String(context.body(), StandardCharsets.UTF_8) + "#" + context.attempt());
+                if (handled.size() == 1) {
+                    lost.await();
+                }
+            }).build()).prefetch(5).listener(events).start();
+            // The first delivery is in its handler, and the client holds the other four behind it.
+            await().atMost(Patience.WAIT).until(() -> handled.size() == 1
+                    && channel.messageCount(orders.queue()) == 0);
+
+            // The management API lists a connection a moment after it opens.
+            await().atMost(Patience.WAIT).until(() -> broker.management().closeConnections(broker.name(),
+                    "amqp10-connection-lost") == 1);
+            await().atMost(Patience.WAIT).until(() -> events.consumers.stream().anyMatch(e -> e.startsWith("lost")));
+            lost.countDown();
+
+            await().atMost(Patience.WAIT).until(() -> handled.size() >= 6);
+            assertThat(handled).as("the one in its handler then, and each of the five once its connection was back")
+                    .containsExactlyInAnyOrder("m0#1", "m0#2", "m1#2", "m2#2", "m3#2", "m4#2");
+        } finally {
+            lost.countDown();
+            if (consumer != null) {
+                consumer.stop(Duration.ofSeconds(5));
+                consumer = null;
+            }
+            recovering.close();
+        }
     }
 
     @Test
