@@ -8,9 +8,11 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,6 +44,8 @@ public final class LocalNode implements PrivateBroker, NodeControl {
 
     /** Set to keep the directories, logs included, of the nodes a run started, to read after it. */
     public static final String KEEP_VARIABLE = "RETRY_TEST_KEEP_NODES";
+    /** The file in a node's directory that names the JVM which started the node, by its process id. */
+    private static final String OWNER = "owner.pid";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Set<LocalNode> RUNNING = ConcurrentHashMap.newKeySet();
@@ -251,6 +255,7 @@ public final class LocalNode implements PrivateBroker, NodeControl {
 
     private void prepare() throws IOException {
         Files.createDirectories(home);
+        Files.writeString(home.resolve(OWNER), Long.toString(ProcessHandle.current().pid()));
         Path cookieFile = home.resolve(".erlang.cookie");
         Files.writeString(cookieFile, cookie, StandardCharsets.US_ASCII);
         Files.setPosixFilePermissions(cookieFile, PosixFilePermissions.fromString("r--------"));
@@ -358,14 +363,19 @@ public final class LocalNode implements PrivateBroker, NodeControl {
         }
     }
 
-    /** Kills nodes that a JVM which ended abruptly left running, and deletes their directories. */
-    private static synchronized void reapLeftovers(Path nodes) throws IOException {
+    /**
+     * Kills nodes that a JVM which ended abruptly left running, and deletes their directories. A node's directory
+     * names the JVM that started it ({@value #OWNER}): another JVM's tests run beside this one (failsafe's forks, or
+     * another module's), and a directory whose JVM lives is theirs, however new. One without the file is being
+     * made, or was left by a JVM that died making it: it is left alone until it is an hour old.
+     */
+    static synchronized void reapLeftovers(Path nodes) throws IOException {
         if (!Files.isDirectory(nodes)) {
             return;
         }
         try (Stream<Path> homes = Files.list(nodes)) {
             for (Path home : homes.toList()) {
-                if (RUNNING.stream().anyMatch(node -> node.home.equals(home))) {
+                if (RUNNING.stream().anyMatch(node -> node.home.equals(home)) || ownerLives(home)) {
                     continue;
                 }
                 try {
@@ -379,6 +389,22 @@ public final class LocalNode implements PrivateBroker, NodeControl {
                     deleteRecursively(home);
                 }
             }
+        }
+    }
+
+    /** Whether the JVM that made this node's directory still runs, or may: the directory is being made. */
+    private static boolean ownerLives(Path home) {
+        try {
+            long owner = Long.parseLong(Files.readString(home.resolve(OWNER)).trim());
+            return ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NoSuchFileException unowned) {
+            try {
+                return Files.getLastModifiedTime(home).toInstant().isAfter(Instant.now().minus(Duration.ofHours(1)));
+            } catch (IOException gone) {
+                return true; // deleted meanwhile, by its JVM: nothing to reap
+            }
+        } catch (IOException | NumberFormatException unreadable) {
+            return true; // being written: a JVM that lives is writing it
         }
     }
 
