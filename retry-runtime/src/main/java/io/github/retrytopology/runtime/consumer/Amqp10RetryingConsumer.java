@@ -13,7 +13,6 @@ import io.github.retrytopology.model.Protocol;
 import io.github.retrytopology.model.Service;
 import io.github.retrytopology.model.classes.ClassCheck;
 import io.github.retrytopology.model.decision.Decision;
-import io.github.retrytopology.model.decision.Result;
 import io.github.retrytopology.model.topology.BrokerVersion;
 import io.github.retrytopology.runtime.amqp10.Amqp10Messages;
 import io.github.retrytopology.runtime.codec.PayloadCodec;
@@ -264,21 +263,9 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
 
     private void process(Received received) {
         DeliveryContext delivered = received.context;
-        DeliveryObserver.Observation observation = settings.listeners().observe(delivered);
-        DeliveryObserver.Outcome outcome = DeliveryObserver.Outcome.REQUEUED;
-        @Nullable Throwable failure = null;
-        @Nullable Decision decision = null;
-        try {
-            Result result = DeliveryProcessor.run(received.dispatch, delivered, settings.codec());
-            failure = result.failure();
-            decision = settings.policy().decide(delivered.attempt(), result);
-            outcome = DeliveryObserver.Outcome.of(decision);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failure = e;
-        } finally {
-            settings.listeners().finish(observation, outcome, failure);
-        }
+        DeliveryProcessor.Handled handled = DeliveryProcessor.handle(settings, received.dispatch, delivered);
+        @Nullable Decision decision = handled.decision();
+        @Nullable Throwable failure = handled.failure();
         if (decision == null) {
             log.info("{} was interrupted; it is given back to the queue", delivered);
             received.settle(Settle.RELEASE);

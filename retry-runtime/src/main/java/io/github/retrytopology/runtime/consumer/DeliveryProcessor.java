@@ -66,22 +66,9 @@ final class DeliveryProcessor {
         }
         DeliveryContext delivered = delivery.context;
         crossCheck(delivery);
-        DeliveryObserver.Observation observation = settings.listeners().observe(delivered);
-        DeliveryObserver.Outcome outcome = DeliveryObserver.Outcome.REQUEUED;
-        @Nullable Throwable failure = null;
-        @Nullable Decision decision = null;
-        try {
-            Result result = run(delivery.dispatch, delivered, settings.codec());
-            failure = result.failure();
-            decision = settings.policy().decide(delivered.attempt(), result);
-            outcome = DeliveryObserver.Outcome.of(decision);
-        } catch (InterruptedException e) {
-            // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
-            Thread.currentThread().interrupt();
-            failure = e;
-        } finally {
-            settings.listeners().finish(observation, outcome, failure);
-        }
+        Handled handled = handle(settings, delivery.dispatch, delivered);
+        @Nullable Decision decision = handled.decision();
+        @Nullable Throwable failure = handled.failure();
         if (decision == null) {
             log.info("{} was interrupted; it is requeued", delivered);
             delivery.requeue();
@@ -100,8 +87,39 @@ final class DeliveryProcessor {
         }
     }
 
+    /**
+     * What came of a delivery's handling: the model's decision, null if the handler was interrupted by a stopping
+     * consumer (the message then goes back as it was), and the failure, if any.
+     */
+    record Handled(@Nullable Decision decision, @Nullable Throwable failure) {
+    }
+
+    /**
+     * Handles a delivery on either protocol, on the thread that dispatched it: runs its handler under the observers,
+     * and has the model decide what follows. The observation hears the outcome before the broker is told.
+     */
+    static Handled handle(ConsumerSettings settings, Routes.@Nullable Dispatch dispatch, DeliveryContext delivered) {
+        DeliveryObserver.Observation observation = settings.listeners().observe(delivered);
+        DeliveryObserver.Outcome outcome = DeliveryObserver.Outcome.REQUEUED;
+        @Nullable Throwable failure = null;
+        @Nullable Decision decision = null;
+        try {
+            Result result = run(dispatch, delivered, settings.codec());
+            failure = result.failure();
+            decision = settings.policy().decide(delivered.attempt(), result);
+            outcome = DeliveryObserver.Outcome.of(decision);
+        } catch (InterruptedException e) {
+            // The consumer is being stopped, not the message failing: it goes back to the queue as it was.
+            Thread.currentThread().interrupt();
+            failure = e;
+        } finally {
+            settings.listeners().finish(observation, outcome, failure);
+        }
+        return new Handled(decision, failure);
+    }
+
     /** Runs the handler of a delivery, on either protocol, and says what came of it. */
-    static Result run(Routes.@Nullable Dispatch dispatch, DeliveryContext context, PayloadCodec codec)
+    private static Result run(Routes.@Nullable Dispatch dispatch, DeliveryContext context, PayloadCodec codec)
             throws InterruptedException {
         if (dispatch == null) {
             return Result.noHandler(context.routingKey());
