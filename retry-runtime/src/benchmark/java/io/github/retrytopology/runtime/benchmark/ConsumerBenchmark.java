@@ -155,7 +155,7 @@ public final class ConsumerBenchmark {
             }
         }
         if (options.paths.contains("mixed")) {
-            for (Service service : services("mixed", "mixed", "mixed-broker", "mixed-amqp10")) {
+            for (Service service : services("mixed", "mixed", "mixed-broker", "mixed-amqp10", "mixed-broker-10s")) {
                 Mixed.run(this, service);
             }
         }
