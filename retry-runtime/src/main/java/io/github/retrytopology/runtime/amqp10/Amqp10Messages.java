@@ -9,20 +9,26 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What an AMQP 1.0 delivery carries, in this runtime's terms, and the message that parks one. RabbitMQ puts a
- * message's exchange and routing key in message annotations and its headers in application properties, which hold
- * only simple values: a list of text is written as its lines, and anything else that cannot be written is dropped and
- * named in {@code retry-dropped-headers}.
+ * message's exchange and routing key in message annotations, an AMQP 0.9.1 publisher's headers whose names start
+ * with {@code x-} there too, whatever their values, and its other headers in application properties, which hold only
+ * simple values (the broker does not hand over a table or an array there). The parked message keeps the publisher's
+ * annotations as they came, and writes the other headers as application properties: a list of text as its lines,
+ * and anything else that cannot be written is dropped and named in {@code retry-dropped-headers}.
  */
 public final class Amqp10Messages {
 
@@ -38,6 +44,17 @@ public final class Amqp10Messages {
      */
     public static final String FIRST_FAILURE = "x-opt-retry-first-failure";
 
+    /**
+     * The annotations that are not the publisher's: the broker's record of where a message was published and of its
+     * AMQP 0.9.1 properties, the time it received it, and this runtime's delivery time and first failure.
+     */
+    private static final Set<String> NOT_THE_PUBLISHERS = Set.of(EXCHANGE, ROUTING_KEY, DELIVERY_TIME, FIRST_FAILURE,
+            "x-opt-rabbitmq-received-time", Header.X_DELIVERY_COUNT.name());
+    /** The prefix of the annotations in which RabbitMQ keeps AMQP 0.9.1 properties that AMQP 1.0 has no field for. */
+    private static final String BASIC_PROPERTY = "x-basic-";
+    /** The annotation in which RabbitMQ keeps an AMQP 0.9.1 publisher's {@code type}. */
+    private static final String BASIC_TYPE = BASIC_PROPERTY + "type";
+
     /** What the client reads as the time to live of a message that has none: 2^32 - 1, in milliseconds. */
     private static final long NO_TIME_TO_LIVE = 0xFFFF_FFFFL;
 
@@ -45,12 +62,18 @@ public final class Amqp10Messages {
     }
 
     /**
-     * The headers a delivery carries as plain values: its application properties, with the broker's failed-delivery
-     * count as {@code x-delivery-count} where it has one, so that the same reading of headers serves both protocols.
-     * Unmodifiable.
+     * The headers a delivery carries as plain values, as an AMQP 0.9.1 consumer would see them: its application
+     * properties and the publisher's annotations (text, numbers, flags, times, bytes, and lists and maps of them),
+     * with the broker's failed-delivery count as {@code x-delivery-count} where it has one, so that the same reading
+     * of headers serves both protocols. Unmodifiable.
      */
     public static Map<String, Object> headers(Message message) {
         Map<String, Object> headers = new HashMap<>();
+        message.forEachAnnotation((name, value) -> {
+            if (publishers(name)) {
+                headers.put(name, plain(value));
+            }
+        });
         message.forEachProperty((name, value) -> headers.put(name, value(value)));
         long failed = message.deliveryCount();
         if (failed > 0) {
@@ -82,6 +105,14 @@ public final class Amqp10Messages {
         return ttl == null || ttl.toMillis() >= NO_TIME_TO_LIVE ? null : Long.toString(ttl.toMillis());
     }
 
+    /** Its type: its subject, or the type an AMQP 0.9.1 publisher gave it; null if none. */
+    private static @Nullable String type(Message message) {
+        if (message.subject() != null) {
+            return message.subject();
+        }
+        return message.annotation(BASIC_TYPE) instanceof String type ? type : null;
+    }
+
     /** Its message id as text; null if none. */
     public static @Nullable String messageId(Message message) {
         return text(message.messageId());
@@ -89,7 +120,8 @@ public final class Amqp10Messages {
 
     /**
      * Its properties in the terms {@code DeliveryContext.properties()} gives for either protocol, mapped as RabbitMQ
-     * maps them between AMQP 1.0 and 0.9.1: {@code subject} is the {@code type}, {@code creation-time} the
+     * maps them between AMQP 1.0 and 0.9.1: {@code subject} is the {@code type} (an AMQP 0.9.1 publisher's comes in
+     * the annotation {@code x-basic-type}), {@code group-id} the {@code app-id}, {@code creation-time} the
      * {@code timestamp}, {@code ttl} the {@code expiration}, {@code durable} the delivery mode.
      */
     public static AMQP.BasicProperties properties(Message message, Map<String, Object> headers) {
@@ -104,15 +136,16 @@ public final class Amqp10Messages {
                 .expiration(expiration(message))
                 .messageId(messageId(message))
                 .timestamp(message.creationTime() > 0 ? new Date(message.creationTime()) : null)
-                .type(message.subject())
+                .type(type(message))
+                .appId(message.groupId())
                 .userId(message.userId() == null ? null : new String(message.userId(), StandardCharsets.UTF_8))
                 .build();
     }
 
     /**
-     * The message that parks a delivery: its body and properties, with these headers as application properties,
-     * durable, and without the time to live the original may have had, which the headers keep, so that a parked
-     * message never expires from the parking lot.
+     * The message that parks a delivery: its body and properties, the publisher's annotations as they came, these
+     * headers as application properties, durable, and without the time to live the original may have had, which the
+     * headers keep, so that a parked message never expires from the parking lot.
      */
     public static Message parked(Publisher publisher, Message delivered, byte[] body, Map<String, Object> headers) {
         Message parked = publisher.message(body).durable(true);
@@ -130,6 +163,11 @@ public final class Amqp10Messages {
         }
         if (delivered.subject() != null) {
             parked.subject(delivered.subject());
+        } else if (delivered.annotation(BASIC_TYPE) instanceof String type) {
+            parked.annotation(BASIC_TYPE, type);
+        }
+        if (delivered.groupId() != null) {
+            parked.groupId(delivered.groupId());
         }
         if (delivered.replyTo() != null) {
             parked.replyTo(delivered.replyTo());
@@ -143,9 +181,17 @@ public final class Amqp10Messages {
         if (delivered.priority() != 4) {
             parked.priority(delivered.priority());
         }
+        Set<String> annotated = new HashSet<>();
+        delivered.forEachAnnotation((name, value) -> {
+            if (publishers(name)) {
+                parked.annotation(name, value);
+                annotated.add(name);
+            }
+        });
         List<String> dropped = new ArrayList<>();
         headers.forEach((name, value) -> {
-            if (!Header.DROPPED_HEADERS.name().equals(name) && !write(parked, name, value)) {
+            if (!Header.DROPPED_HEADERS.name().equals(name) && !annotated.contains(name)
+                    && !write(parked, name, value)) {
                 dropped.add(name);
             }
         });
@@ -208,6 +254,39 @@ public final class Amqp10Messages {
             return false;
         }
         return true;
+    }
+
+    /** Whether an annotation is one the publisher gave the message, rather than the broker or this runtime. */
+    private static boolean publishers(String name) {
+        return !NOT_THE_PUBLISHERS.contains(name) && !name.startsWith(BASIC_PROPERTY);
+    }
+
+    /**
+     * An annotation's value as an AMQP 0.9.1 header would hold it: lists and maps of values, an unsigned number as
+     * the long that holds it, and a symbol as its text (as any other value {@link #value} does not know).
+     */
+    private static @Nullable Object plain(@Nullable Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> plain = new LinkedHashMap<>();
+            map.forEach((key, item) -> plain.put(String.valueOf(key), plain(item)));
+            return Collections.unmodifiableMap(plain);
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(Amqp10Messages::plain).toList();
+        }
+        if (value instanceof Object[] array) {
+            return Arrays.stream(array).map(Amqp10Messages::plain).toList();
+        }
+        if (value instanceof Number number && !isJavas(number)) {
+            return number.longValue();
+        }
+        return value(value);
+    }
+
+    /** Whether a number is one of Java's own, rather than one of the client's unsigned types. */
+    private static boolean isJavas(Number number) {
+        return number instanceof Integer || number instanceof Long || number instanceof Short
+                || number instanceof Byte || number instanceof Double || number instanceof Float;
     }
 
     /** An application property's value as the runtime's headers hold values: text, numbers, flags, bytes, times. */

@@ -73,9 +73,10 @@ import org.slf4j.LoggerFactory;
  *       lane. Nothing of ours waits on the client's I/O thread.
  * </ul>
  *
- * <p>Unlike {@link RetryingConsumer} it does not start cautious after a crash: the AMQP 1.0 client cannot narrow a
- * link's credit, so the messages a consumer held when its process died come back with the one that killed it, each
- * one attempt down. Where processes crash often, give it a small prefetch.
+ * <p>Unlike {@link RetryingConsumer} on tier queues it does not start cautious after a crash: the queue holds the
+ * message that killed a process back as it holds a failure, so that it comes back among fresh messages rather than
+ * first, and the AMQP 1.0 client cannot narrow a link's credit once it is open. The messages a consumer held when
+ * its process died come back each one attempt down. Where processes crash often, give it a small prefetch.
  */
 public final class Amqp10RetryingConsumer implements ServiceConsumer {
 

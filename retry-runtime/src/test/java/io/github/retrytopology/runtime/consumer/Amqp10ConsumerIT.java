@@ -219,6 +219,45 @@ class Amqp10ConsumerIT {
                 Map.entry("m-expiring", Optional.of("60000")));
     }
 
+    /**
+     * A publisher's AMQP 0.9.1 header whose name starts with {@code x-} reaches an AMQP 1.0 consumer as a message
+     * annotation, tables and arrays included, and its {@code type} as one too: the handler sees them among the
+     * headers and properties, as over AMQP 0.9.1, and the parked copy keeps them, so that the parking lot shows them
+     * as they were. The broker's own annotations and the consumer's stay behind.
+     */
+    @Test
+    void showsThePublishersXHeadersToTheHandlerAndKeepsThemInTheParkedCopy() throws Exception {
+        requireDelayedRetry();
+        List<AMQP.BasicProperties> handed = new CopyOnWriteArrayList<>();
+        start(context -> {
+            handed.add(context.properties());
+            throw new IllegalArgumentException("bad input");
+        });
+
+        Map<String, Object> headers = Map.of("tenant", "acme", "x-tenant", "acme", "x-tags", List.of("a", "b"),
+                "x-limits", Map.of("retries", 3, "strict", true), "x-seen", 7L);
+        channel.basicPublish("test.events", "order.created", true, new AMQP.BasicProperties.Builder().deliveryMode(2)
+                .messageId("m-x").type("order").appId("shop").headers(headers).build(),
+                "x".getBytes(StandardCharsets.UTF_8));
+        channel.waitForConfirmsOrDie(Patience.WAIT.toMillis());
+
+        await().atMost(Patience.WAIT).until(() -> events.parks.size() == 1);
+        Map<String, Object> expected = Map.of("tenant", "acme", "x-tenant", "acme", "x-tags", List.of("a", "b"),
+                "x-limits", Map.of("retries", 3, "strict", true), "x-seen", 7L);
+        assertThat(Received.headers(handed.get(0).getHeaders())).containsAllEntriesOf(expected)
+                .doesNotContainKeys("x-exchange", "x-routing-key", "x-basic-type");
+        assertThat(handed.get(0).getType()).isEqualTo("order");
+        assertThat(handed.get(0).getAppId()).isEqualTo("shop");
+        GetResponse parked = channel.basicGet(orders.parkingLot(), true);
+        Map<String, Object> kept = Received.headers(parked.getProps().getHeaders());
+        assertThat(kept).containsAllEntriesOf(expected)
+                .doesNotContainKeys("x-exchange", "x-routing-key", "x-basic-type", "x-opt-delivery-time",
+                        "x-opt-retry-first-failure", "retry-dropped-headers");
+        assertThat(parked.getProps().getType()).isEqualTo("order");
+        assertThat(parked.getProps().getAppId()).isEqualTo("shop");
+        assertThat(parked.getProps().getExpiration()).isNull();
+    }
+
     @Test
     void parksANonRetryableFailureAtOnce() throws Exception {
         requireDelayedRetry();
