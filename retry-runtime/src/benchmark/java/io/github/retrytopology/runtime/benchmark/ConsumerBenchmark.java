@@ -53,9 +53,10 @@ import java.util.concurrent.TimeoutException;
  * {@code --only broker}), and {@code lateness} (messages paced at 1,000 a second fail up to three times through
  * tiers of 200 ms, 1 s and 5 s, then of 200, 400 and 600 ms: how late each retry arrives). On RabbitMQ 4.3.1 and
  * later, {@code mixed} and {@code lateness} run again with the broker delaying the retries, over AMQP 0.9.1 (its
- * linear delay) and over AMQP 1.0 (a delivery time per retry: in {@code mixed} 10 s, the measured window and the
- * messages scaled to it; in {@code lateness} 200 ms, 1 s and 5 s, as the tiers); on an older broker those services,
- * and {@code amqp10}, are skipped with a line that says so. {@code --services NAME,...} runs only those services
+ * linear delay) and over AMQP 1.0 (a delivery time per retry: in {@code mixed} 1 s, then 10 s, the measured window
+ * and the messages scaled to it; in {@code lateness} 200 ms, 1 s and 5 s, as the tiers), and {@code mixed} holds the
+ * same 10 s by the queue's linear delay and through a tier queue too; on an older broker the services the broker
+ * delays, and {@code amqp10}, are skipped with a line that says so. {@code --services NAME,...} runs only those services
  * of {@code mixed} and {@code lateness}.
  */
 public final class ConsumerBenchmark {
@@ -155,7 +156,8 @@ public final class ConsumerBenchmark {
             }
         }
         if (options.paths.contains("mixed")) {
-            for (Service service : services("mixed", "mixed", "mixed-broker", "mixed-amqp10", "mixed-broker-10s")) {
+            for (Service service : services("mixed", "mixed", "mixed-broker", "mixed-amqp10-1s", "mixed-amqp10",
+                    "mixed-broker-10s", "mixed-10s")) {
                 Mixed.run(this, service);
             }
         }

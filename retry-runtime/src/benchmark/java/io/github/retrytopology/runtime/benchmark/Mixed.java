@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The consumer's steady-state throughput while 10% of the messages fail once and come back after the service's
- * delay (a second, or 10 s over AMQP 1.0), against the same run without failures: handler calls per second from
+ * delay (a second, or 10 s), against the same run without failures: handler calls per second from
  * 200 ms past that delay after the start (1.2 s), when the retries flow back in among the fresh messages, until the
  * last fresh message is handled; the retries that come back after that are outside the window. Where the window
  * opens later, after a longer delay, the runs have as many times more messages (8.5 times for 10 s), so that the
