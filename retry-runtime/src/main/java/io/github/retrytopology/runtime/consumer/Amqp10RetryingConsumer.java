@@ -215,7 +215,7 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
         inFlight.enter();
         Received received;
         try {
-            received = arrived(client, message);
+            received = arrived(link, client, message);
         } catch (RuntimeException e) {
             log.error("A delivery to {} could not be read; it is given back to the queue", service().queue(), e);
             client.requeue();
@@ -226,13 +226,14 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
             process(received);
         } catch (RuntimeException e) {
             log.error("{} could not be answered; it is given back to the queue", received.context, e);
-            if (received.settle(Settle.RELEASE)) {
+            if (!received.isSettled()) {
+                received.settle(Settle.RELEASE);
                 inFlight.exit();
             }
         }
     }
 
-    private Received arrived(Consumer.Context client, Message message) {
+    private Received arrived(Link link, Consumer.Context client, Message message) {
         Map<String, Object> delivered = Amqp10Messages.headers(message);
         String exchange = Amqp10Messages.exchange(message);
         RetryHeaders headers = RetryHeaders.arrival(delivered, exchange, Set.of());
@@ -251,7 +252,7 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
                 body);
         Arrival arrival = new Arrival(exchange, Amqp10Messages.routingKey(message),
                 Amqp10Messages.expiration(message), Amqp10Messages.messageId(message));
-        return new Received(client, message, headers, arrival, context, dispatch, firstFailure);
+        return new Received(link, client, message, headers, arrival, context, dispatch, firstFailure);
     }
 
     private static Optional<Instant> parse(String time) {
@@ -310,6 +311,9 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
 
     /** One delivery: the client's handle on it, what it carried, and what the handler sees; settled once. */
     final class Received {
+        private final Link link;
+        /** The attachment of its link that took it: one lost since cannot settle it. */
+        private final int attachment;
         final Consumer.Context client;
         final Message message;
         final RetryHeaders headers;
@@ -320,8 +324,10 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
         final @Nullable String firstFailure;
         private final AtomicBoolean settled = new AtomicBoolean();
 
-        Received(Consumer.Context client, Message message, RetryHeaders headers, Arrival arrival,
+        Received(Link link, Consumer.Context client, Message message, RetryHeaders headers, Arrival arrival,
                 DeliveryContext context, Routes.@Nullable Dispatch dispatch, @Nullable String firstFailure) {
+            this.link = link;
+            this.attachment = link.attachment();
             this.client = client;
             this.message = message;
             this.headers = headers;
@@ -329,6 +335,11 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
             this.context = context;
             this.dispatch = dispatch;
             this.firstFailure = firstFailure;
+        }
+
+        /** Whether it was settled, or given up on, already. */
+        boolean isSettled() {
+            return settled.get();
         }
 
         /** Settles it; false if it was settled already, or its link is gone and the broker has it back. */
@@ -355,8 +366,17 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
             return settleWith(() -> client.requeue(annotations, true));
         }
 
+        /**
+         * Settles it once; false if it was settled already, or if the link that took it was lost since: the client
+         * would drop the outcome without a word, and the broker has the message back already, counted.
+         */
         private boolean settleWith(Runnable settlement) {
             if (!settled.compareAndSet(false, true)) {
+                return false;
+            }
+            if (link.isLost() || link.attachment() != attachment) {
+                log.info("{} was not settled: the consumer that took it was lost, and the broker has it back",
+                        context);
                 return false;
             }
             try {
@@ -373,7 +393,14 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
     /** One of its consumers, and whether it is attached, as the client's state events say. */
     private static final class Link {
         private final AtomicReference<Resource.State> state = new AtomicReference<>(Resource.State.OPENING);
+        /** How many times it was lost: the client attaches it again after each, and earlier deliveries stay lost. */
+        private final AtomicInteger losses = new AtomicInteger();
         private volatile @Nullable Consumer consumer;
+
+        /** Which attachment this is: one more after each loss. */
+        int attachment() {
+            return losses.get();
+        }
 
         boolean isOpen() {
             return state.get() == Resource.State.OPEN;
@@ -538,6 +565,9 @@ public final class Amqp10RetryingConsumer implements ServiceConsumer {
         }
 
         private static void changed(ConsumerSettings settings, Link link, Resource.Context context) {
+            if (context.currentState() == Resource.State.RECOVERING) {
+                link.losses.incrementAndGet(); // first: no settlement may see it open again with the old count
+            }
             Resource.State previous = link.state.getAndSet(context.currentState());
             Service service = settings.service();
             if (context.currentState() == Resource.State.RECOVERING && previous != Resource.State.RECOVERING) {

@@ -398,9 +398,11 @@ class Amqp10ConsumerIT {
             await().atMost(Patience.WAIT).until(() -> events.consumers.stream().anyMatch(e -> e.startsWith("lost")));
             lost.countDown();
 
-            await().atMost(Patience.WAIT).until(() -> handled.size() >= 6);
+            await().atMost(Patience.WAIT).until(() -> handled.size() >= 6 && events.successes.get() >= 5);
             assertThat(handled).as("the one in its handler then, and each of the five once its connection was back")
                     .containsExactlyInAnyOrder("m0#1", "m0#2", "m1#2", "m2#2", "m3#2", "m4#2");
+            assertThat(events.successes).as("the first, accepted on a lost link, never reached the broker: not a "
+                    + "success").hasValue(5);
         } finally {
             lost.countDown();
             if (consumer != null) {
